@@ -1,0 +1,394 @@
+"""The contract's JSON documents for Rummy 17, read into rules values and written back.
+
+Reading applies every entry check of D17-8 and refuses a malformed document with an
+``EntryError`` naming the player, meld and card. This module stays pure: plain dicts in and out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .bonus import BONUS_CARDS, Award
+from .cards import DECKS, Card, Joker, Token, parse_card
+from .errors import EntryError, where
+from .match import dealer_of, left_of, running, standings
+from .melds import Meld, MeldError, analyse_meld
+from .scoring import GameResult, score_game
+from .table import Hand, Seat, Table
+
+GAMES = tuple(DECKS)
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R17-1
+NAME_LIMIT = 40
+ROUND_KEYS = {"game", "bonus_cards", "went_out", "last_discard", "players", "options"}
+PLAYER_KEYS = {"name", "melds", "hand"}
+MATCH_KEYS = {"game", "players", "first_dealer", "rounds", "options", "games", "title"}
+OPTIONS: dict[str, Any] = {}  # Rummy 17 has no house-rule switches yet (README, "Options")
+
+
+def _object(doc: object, what: str) -> Mapping[str, Any]:
+    if not isinstance(doc, Mapping):
+        raise EntryError(f"{what} must be a JSON object")
+    return doc
+
+
+def _keys(doc: Mapping[str, Any], allowed: set[str], what: str) -> None:
+    unknown = sorted(set(doc) - allowed)
+    if unknown:
+        raise EntryError(
+            f"{what} has an unknown field {unknown[0]!r}; "
+            f"the fields are {', '.join(sorted(allowed))}"
+        )
+
+
+def _game(doc: Mapping[str, Any], default: str | None = None) -> str:
+    game = doc.get("game", default)
+    if game not in GAMES:
+        raise EntryError(f"unknown game {game!r}: the games are {', '.join(GAMES)}")
+    if game != "rummy17":
+        raise EntryError(f"scoring {game} is not available yet; only rummy17 can be scored")
+    return game
+
+
+def _options(doc: Mapping[str, Any]) -> None:
+    options = doc.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise EntryError("options must be a JSON object of house-rule switches")
+    for key in options:
+        if key not in OPTIONS:
+            raise EntryError(f"unknown option {key!r}: Rummy 17 has no house-rule switches")
+
+
+def check_names(names: Sequence[object]) -> tuple[str, ...]:
+    """2–6 unique, non-empty names of at most 40 characters (R17-1, contract)."""
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise EntryError(f"Rummy 17 is for 2 to 6 players, not {len(names)} (R17-1)", rule="R17-1")
+    seen: set[str] = set()
+    out = []
+    for i, name in enumerate(names, start=1):
+        if not isinstance(name, str) or not name.strip():
+            raise EntryError(f"player {i} has no name")
+        name = name.strip()
+        if len(name) > NAME_LIMIT:
+            raise EntryError(
+                f"player {i}'s name is longer than {NAME_LIMIT} characters", player=name
+            )
+        if name.casefold() in seen:
+            raise EntryError(
+                f"the name {name} is used twice; each player needs their own name", player=name
+            )
+        seen.add(name.casefold())
+        out.append(name)
+    return tuple(out)
+
+
+def read_meld(raw: object, *, player: str | None = None, number: int | None = None) -> Meld:
+    """One meld of a player, parsed and checked (R17-9, R17-13, D17-6)."""
+    prefix = where(player, number)
+    if not isinstance(raw, list):
+        raise EntryError(f"{prefix}a meld is a list of cards", player=player, meld=number)
+    tokens = [parse_card(c, prefix=prefix) for c in raw]
+    try:
+        meld = analyse_meld(tokens)
+    except MeldError as err:
+        raise EntryError(
+            prefix + err.message, player=player, meld=number, card=err.card, rule=err.rule
+        ) from None
+    if meld.ambiguous:
+        joker = meld.joker
+        assert joker is not None
+        could = " or ".join(c.text for c in meld.readings)
+        raise EntryError(
+            f"{prefix}the joker {joker.bare} could stand for {could}; say which, like "
+            f"*{meld.readings[0].text} (D17-6)",
+            player=player,
+            meld=number,
+            card=joker.bare,
+            rule="D17-6",
+        )
+    return meld
+
+
+def _read_hand(raw: object, name: str) -> Hand:
+    prefix = f"{name}'s hand: "
+    if isinstance(raw, Mapping):
+        _keys(raw, {"low", "high"}, f"{name}'s hand")
+        counts = []
+        for key in ("low", "high"):
+            n = raw.get(key, 0)
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise EntryError(
+                    f"{prefix}{key} must be a whole number of cards, 0 or more", player=name
+                )
+            counts.append(n)
+        return Hand(counts[0], counts[1])
+    if not isinstance(raw, list):
+        raise EntryError(
+            f'{prefix}a hand is a list of cards or {{"low": N, "high": M}}', player=name
+        )
+    cards: list[Card] = []
+    for c in raw:
+        token = parse_card(c, prefix=prefix)
+        if isinstance(token, Joker):
+            raise EntryError(
+                f"{prefix}{token.bare} is a joker, and a joker never stays in a "
+                f"hand: it is melded the turn it is taken (R17-13)",
+                player=name,
+                card=token.bare,
+                rule="R17-13",
+            )
+        cards.append(token)
+    return Hand.of(tuple(cards))
+
+
+def _identity(token: Token) -> str:
+    """What makes a card unique in the box: jokers by colour, stand-ins aside (R17-1)."""
+    return token.bare if isinstance(token, Joker) else token.text
+
+
+def _check_unique(seats: Sequence[Seat], last: Card | None) -> None:
+    """D17-8: every card appears at most once across melds, hands and the last discard."""
+    seen: dict[str, str] = {}
+    for seat in seats:
+        for number, meld in enumerate(seat.melds, start=1):
+            for token in meld.cards:
+                key = _identity(token)
+                place = f"{seat.name}'s meld {number}"
+                if key in seen:
+                    raise EntryError(
+                        f"{seat.name}, meld {number}: {key} appears twice (also in "
+                        f"{seen[key]}); each card exists once (D17-8)",
+                        player=seat.name,
+                        meld=number,
+                        card=key,
+                        rule="D17-8",
+                    )
+                seen[key] = place
+        for card in seat.hand.cards or ():
+            if card.text in seen:
+                raise EntryError(
+                    f"{seat.name}'s hand: {card.text} appears twice (also in "
+                    f"{seen[card.text]}); each card exists once (D17-8)",
+                    player=seat.name,
+                    card=card.text,
+                    rule="D17-8",
+                )
+            seen[card.text] = f"{seat.name}'s hand"
+    if last is not None and last.text in seen:
+        raise EntryError(
+            f"the last discard {last.text} also lies in {seen[last.text]}; each card exists "
+            f"once (D17-8)",
+            card=last.text,
+            rule="D17-8",
+        )
+
+
+def read_table(
+    doc: object, *, names: Sequence[str] | None = None, game: str | None = None
+) -> Table:
+    """A round document (contract ``score``) as a checked ``Table``."""
+    doc = _object(doc, "a round")
+    _keys(doc, ROUND_KEYS, "the round")
+    _game(doc, game)
+    _options(doc)
+    raw_players = doc.get("players")
+    if not isinstance(raw_players, list):
+        raise EntryError("players must be a list, in seat order (clockwise)")
+    for i, p in enumerate(raw_players, start=1):
+        _keys(_object(p, f"player {i}"), PLAYER_KEYS, f"player {i}")
+    seat_names = check_names([p.get("name") for p in raw_players])
+    if names is not None and tuple(seat_names) != tuple(names):
+        raise EntryError(
+            "the round's players must be the match's players in the same seat "
+            f"order: {', '.join(names)}"
+        )
+    bonus = _read_bonus_cards(doc.get("bonus_cards"))
+    seats = []
+    for name, raw in zip(seat_names, raw_players, strict=True):
+        melds_raw = raw.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise EntryError(f"{name}: melds must be a list of melds", player=name)
+        melds = tuple(read_meld(m, player=name, number=i) for i, m in enumerate(melds_raw, start=1))
+        seats.append(Seat(name, melds, _read_hand(raw.get("hand", []), name)))
+    went_out, last = _read_ending(doc, seats)
+    _check_unique(seats, last)
+    return Table(tuple(seats), bonus, went_out, last)
+
+
+def _read_bonus_cards(raw: object) -> tuple[str, ...]:
+    if not isinstance(raw, list) or len(raw) != 5:
+        count = len(raw) if isinstance(raw, list) else 0
+        raise EntryError(f"a game has exactly five bonus cards, not {count} (R17-3)", rule="R17-3")
+    out: list[str] = []
+    for card in raw:
+        key = card.strip().lower() if isinstance(card, str) else card
+        if key not in BONUS_CARDS:
+            raise EntryError(
+                f"{card!r} is not a bonus card; the twelve are {', '.join(BONUS_CARDS)}",
+                card=str(card),
+                rule="R17-3",
+            )
+        if key in out:
+            raise EntryError(
+                f"the bonus card {key} is drawn twice; the five are all different (R17-3)",
+                card=key,
+                rule="R17-3",
+            )
+        out.append(key)
+    return tuple(out)
+
+
+def _read_ending(doc: Mapping[str, Any], seats: Sequence[Seat]) -> tuple[str | None, Card | None]:
+    went_out = doc.get("went_out")
+    raw_last = doc.get("last_discard")
+    if went_out is None:
+        if raw_last is not None:
+            raise EntryError(
+                "last_discard is only given when a player went out; the draw "
+                "pile ran out (went_out is null) (R17-15b)",
+                rule="R17-15",
+            )
+        return None, None
+    by_name = {s.name: s for s in seats}
+    if not isinstance(went_out, str) or went_out.strip() not in by_name:
+        raise EntryError(
+            f"went_out names {went_out!r}, who is not a player here; the players "
+            f"are {', '.join(by_name)}"
+        )
+    went_out = went_out.strip()
+    hand = by_name[went_out].hand
+    if hand.size:
+        raise EntryError(
+            f"{went_out} went out but still has {hand.size} card"
+            f"{'s' if hand.size != 1 else ''} in hand; a player who goes out has "
+            f"an empty hand (D17-8)",
+            player=went_out,
+            rule="D17-8",
+        )
+    if raw_last is None:
+        raise EntryError(
+            f"{went_out} went out: which card did they discard last? (last_discard, R17-15a)",
+            player=went_out,
+            rule="R17-15",
+        )
+    last = parse_card(raw_last, prefix="the last discard: ")
+    if isinstance(last, Joker):
+        raise EntryError(
+            f"the last discard cannot be the joker {last.bare}: a joker never "
+            f"goes into a hand (R17-13)",
+            card=last.bare,
+            rule="R17-13",
+        )
+    return went_out, last
+
+
+def score_document(doc: object) -> dict[str, Any]:
+    """``companion score``: a round document in, the contract's result out."""
+    table = read_table(doc)
+    return result_json(table, score_game(table))
+
+
+def award_json(a: Award) -> dict[str, Any]:
+    out = {
+        "card": a.card,
+        "winners": list(a.winners),
+        "points": a.points,
+        "figures": dict(a.figures),
+        "rule": a.rule,
+        "reason": a.reason,
+    }
+    if a.decision:
+        out["decision"] = a.decision
+    return out
+
+
+def result_json(table: Table, result: GameResult) -> dict[str, Any]:
+    """The contract's ``score`` result, plus each player's melds with stand-ins filled in."""
+    players = []
+    for seat, line in zip(table.seats, result.players, strict=True):
+        players.append(
+            {
+                "name": line.name,
+                "penalty": line.penalty,
+                "bonus": line.bonus,
+                "score": line.score,
+                "bonus_cards": list(line.bonus_cards),
+                "melds": [{"kind": m.kind, "cards": [c.text for c in m.cards]} for m in seat.melds],
+                "hand": {"low": seat.hand.low, "high": seat.hand.high},
+            }
+        )
+    return {
+        "game": "rummy17",
+        "rummy17": result.rummy17,
+        "multiplier": result.multiplier,
+        "went_out": table.went_out,
+        "last_discard": table.last_discard.text if table.last_discard else None,
+        "players": players,
+        "awards": [award_json(a) for a in result.awards],
+    }
+
+
+def match_document(doc: object) -> dict[str, Any]:
+    """``companion match``: a match document in, the contract's result out."""
+    doc = _object(doc, "a match")
+    _keys(doc, MATCH_KEYS, "the match")
+    game = _game(doc)
+    _options(doc)
+    raw_names = doc.get("players")
+    if not isinstance(raw_names, list):
+        raise EntryError("players must be a list of names, in seat order (clockwise)")
+    seats = check_names(raw_names)
+    first = doc.get("first_dealer", seats[0])
+    if first not in seats:
+        raise EntryError(
+            f"first_dealer names {first!r}, who is not a player here; the players "
+            f"are {', '.join(seats)}"
+        )
+    rounds = doc.get("rounds", [])
+    if not isinstance(rounds, list):
+        raise EntryError("rounds must be a list of round documents")
+    games = doc.get("games")
+    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
+        raise EntryError("games must be a whole number of games, 1 or more (D17-7)")
+    if games is not None and len(rounds) > games:
+        raise EntryError(
+            f"the match was set to {games} games but has {len(rounds)} (D17-7)", rule="D17-7"
+        )
+    results = []
+    for number, raw in enumerate(rounds, start=1):
+        try:
+            table = read_table(raw, names=seats, game=game)
+        except EntryError as err:
+            err.message = f"game {number}: {err.message}"
+            err.extra["round"] = number
+            raise
+        results.append(score_game(table))
+    lines, totals = running(seats, first, [r.scores for r in results])
+    out: dict[str, Any] = {
+        "game": game,
+        "rounds": [
+            {
+                "number": r.number,
+                "dealer": r.dealer,
+                "starts": r.starts,
+                "scores": r.scores,
+                "totals": r.totals,
+                "rummy17": res.rummy17,
+            }
+            for r, res in zip(lines, results, strict=True)
+        ],
+        "totals": totals,
+        "standings": [
+            {"rank": s.rank, "name": s.name, "total": s.total} for s in standings(totals, seats)
+        ],
+        "finished": games is not None and len(rounds) >= games,
+    }
+    if not out["finished"]:
+        # Extension: who deals and starts the next game (R17-2, R17-6).
+        dealer = dealer_of(seats, first, len(rounds) + 1)
+        out["next"] = {
+            "number": len(rounds) + 1,
+            "dealer": dealer,
+            "starts": left_of(seats, dealer),
+        }
+    return out

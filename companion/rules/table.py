@@ -1,0 +1,67 @@
+"""A Rummy 17 game as it lies at its end: each player's melds and hand (R17-15, D17-2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+from .melds import Meld
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The cards left in a player's hand, or just how many are low (1–9) and high (10–17)."""
+
+    low: int
+    high: int
+    cards: tuple[Card, ...] | None = None
+
+    @classmethod
+    def of(cls, cards: tuple[Card, ...]) -> Hand:
+        low = sum(1 for c in cards if c.value <= 9)
+        return cls(low, len(cards) - low, cards)
+
+    @property
+    def size(self) -> int:
+        return self.low + self.high
+
+    @property
+    def penalty(self) -> int:
+        """R17-16: 1 point for each card of value 1–9, 2 points for each of 10–17."""
+        return self.low + 2 * self.high
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player at the end of a game: the melds in front of them (D17-2) and their hand."""
+
+    name: str
+    melds: tuple[Meld, ...]
+    hand: Hand
+
+
+@dataclass(frozen=True)
+class Table:
+    """One finished game of Rummy 17."""
+
+    seats: tuple[Seat, ...]
+    bonus_cards: tuple[str, ...]
+    went_out: str | None  # None: the draw pile ran out (R17-15b)
+    last_discard: Card | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+    @property
+    def rummy17(self) -> bool:
+        """R17-15a: the last card discarded by the player going out is a 17."""
+        return (
+            self.went_out is not None
+            and self.last_discard is not None
+            and self.last_discard.value == 17
+        )
+
+    @property
+    def multiplier(self) -> int:
+        return 2 if self.rummy17 else 1
