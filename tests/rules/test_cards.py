@@ -1,0 +1,65 @@
+"""Card notation for the four games (contract "Games and cards"), R17-1 and D17-1."""
+
+import pytest
+
+from companion.rules import Card, EntryError, Joker, parse_card
+from companion.rules.play import full_deck, jokers
+
+
+def test_R17_1_the_deck_has_85_cards_each_once_and_five_jokers_one_per_colour():
+    deck = full_deck()
+    assert len(deck) == 85 and len(set(deck)) == 85
+    assert {c.value for c in deck} == set(range(1, 18))
+    assert sorted(j.colour for j in jokers()) == sorted("RBGYK")
+
+
+def test_D17_1_colour_letters_read_case_insensitively_and_write_upper_case():
+    assert parse_card("r7") == Card("R", 7)
+    assert parse_card("k17").text == "K17"
+    assert parse_card("*y").text == "*Y"
+    assert parse_card("*r6") == Joker("R", Card("R", 6))
+    assert parse_card(" g12 ").text == "G12"
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "canonical"),
+    [
+        ("rummikub", "o13", "O13"),
+        ("rummikub", "*", "*"),
+        ("rummikub", "*o5", "*O5"),
+        ("rummy-o", "g11", "G11"),
+        ("manipulation", "as", "AS"),
+        ("manipulation", "10h", "10H"),
+        ("manipulation", "qd", "QD"),
+        ("manipulation", "*qh", "*QH"),
+    ],
+)
+def test_notation_of_the_other_games_reads_and_writes_back(game, text, canonical):
+    assert parse_card(text, game).text == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("R18", "values run from 1 to 17"),
+        ("R0", "values run from 1 to 17"),
+        ("X5", "is not a card"),
+        ("R07", "values run from 1 to 17"),
+        ("*", "a joker names its colour"),
+        ("*B", None),
+        ("*RB6", "cannot stand for B6"),
+        ("", "is not a card"),
+    ],
+)
+def test_unknown_cards_are_refused_with_the_card_named(text, words):
+    if words is None:
+        assert parse_card(text).text == text
+        return
+    with pytest.raises(EntryError) as err:
+        parse_card(text)
+    assert words in err.value.message
+
+
+def test_rummikub_has_no_value_14():
+    with pytest.raises(EntryError):
+        parse_card("K14", "rummikub")

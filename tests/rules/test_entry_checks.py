@@ -1,0 +1,189 @@
+"""D17-8 and every malformed document: refused with the player, meld and card named."""
+
+import pytest
+from helpers import game
+
+from companion.rules import EntryError, score_document
+
+
+def base() -> dict:
+    return game(
+        {
+            "Anna": ([["R3", "R4", "R5"], ["Y8", "B8", "G8"]], []),
+            "Béla": ([["K10", "K11", "K12"]], ["B3", "G12"]),
+        },
+        went_out="Anna",
+        last="R17",
+    )
+
+
+def refused(doc: dict) -> EntryError:
+    with pytest.raises(EntryError) as err:
+        score_document(doc)
+    return err.value
+
+
+def test_the_base_document_is_fine():
+    assert score_document(base())["multiplier"] == 2
+
+
+def test_D17_8_a_card_twice_across_melds_and_hands_names_both_places():
+    doc = base()
+    doc["players"][1]["melds"].append(["R5", "B5", "K5"])
+    err = refused(doc)
+    assert err.message == (
+        "Béla, meld 2: R5 appears twice (also in Anna's meld 1); each card exists once (D17-8)"
+    )
+    assert (err.player, err.meld, err.card, err.rule) == ("Béla", 2, "R5", "D17-8")
+
+
+def test_D17_8_a_joker_twice_is_a_card_twice():
+    doc = base()
+    doc["players"][0]["melds"][0] = ["R3", "R4", "*R5"]
+    doc["players"][1]["melds"][0] = ["R10", "R11", "*R12"]
+    err = refused(doc)
+    assert err.card == "*R" and "appears twice" in err.message
+
+
+def test_D17_8_no_joker_in_a_hand():
+    doc = base()
+    doc["players"][1]["hand"] = ["*B"]
+    err = refused(doc)
+    assert err.message.startswith("Béla's hand: *B is a joker") and err.rule == "R17-13"
+
+
+def test_D17_8_the_player_who_went_out_has_an_empty_hand():
+    doc = base()
+    doc["players"][0]["hand"] = ["K1"]
+    err = refused(doc)
+    assert err.message.startswith("Anna went out but still has 1 card in hand")
+
+
+def test_D17_8_each_meld_is_legal():
+    doc = base()
+    doc["players"][1]["melds"][0] = ["K10", "K11", "K13"]
+    err = refused(doc)
+    assert err.message.startswith("Béla, meld 1: K12 is missing") and err.meld == 1
+
+
+def test_a_meld_of_two_cards():
+    doc = base()
+    doc["players"][1]["melds"][0] = ["K10", "K11"]
+    assert "at least three cards" in refused(doc).message
+
+
+def test_two_jokers_in_a_meld():
+    doc = base()
+    doc["players"][1]["melds"][0] = ["K10", "*K", "K12", "*K"]
+    assert "at most one joker" in refused(doc).message
+
+
+def test_a_wrong_colour_joker():
+    doc = base()
+    doc["players"][1]["melds"][0] = ["K10", "K11", "*B"]
+    err = refused(doc)
+    assert err.message.startswith("Béla, meld 1: the blue joker cannot stand in a black run")
+    assert err.card == "*B"
+
+
+@pytest.mark.parametrize(
+    ("card", "words"), [("Q5", "Q5 is not a card"), ("R18", "values run from 1 to 17")]
+)
+def test_an_unknown_card_or_a_value_out_of_range(card, words):
+    doc = base()
+    doc["players"][1]["hand"] = ["B3", card]
+    err = refused(doc)
+    assert err.message.startswith(f"Béla's hand: {card}") and words in err.message
+    assert err.card == card
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ["most-cards"] * 5,
+        ["most-cards", "most-sets"],
+        ["most-cards", "most-sets", "most-runs", "longest-run", "best-hand"],
+    ],
+)
+def test_five_bonus_cards_distinct_and_known(cards):
+    doc = base()
+    doc["bonus_cards"] = cards
+    assert refused(doc).rule == "R17-3"
+
+
+def test_went_out_must_be_a_player():
+    doc = base()
+    doc["went_out"] = "Zoli"
+    assert "Zoli" in refused(doc).message
+
+
+def test_last_discard_missing():
+    doc = base()
+    del doc["last_discard"]
+    assert "which card did they discard last" in refused(doc).message
+
+
+def test_last_discard_given_when_the_draw_pile_ran_out():
+    doc = base()
+    doc["went_out"] = None
+    assert "only given when a player went out" in refused(doc).message
+
+
+def test_last_discard_on_the_table():
+    doc = base()
+    doc["last_discard"] = "R4"
+    assert refused(doc).message == (
+        "the last discard R4 also lies in Anna's meld 1; each card exists once (D17-8)"
+    )
+
+
+def test_R17_14_the_last_discard_is_never_a_joker():
+    doc = base()
+    doc["last_discard"] = "*K"
+    assert refused(doc).rule == "R17-13"
+
+
+def test_R17_1_seven_players_are_too_many():
+    doc = base()
+    doc["players"] = [{"name": f"P{i}", "melds": [], "hand": []} for i in range(7)]
+    assert refused(doc).message == "Rummy 17 is for 2 to 6 players, not 7 (R17-1)"
+
+
+@pytest.mark.parametrize(
+    ("names", "words"),
+    [
+        (["Anna", "anna"], "used twice"),
+        (["Anna", " "], "player 2 has no name"),
+        (["Anna", "x" * 41], "longer than 40"),
+    ],
+)
+def test_duplicate_empty_or_long_names(names, words):
+    doc = base()
+    for p, n in zip(doc["players"], names, strict=True):
+        p["name"] = n
+    doc["went_out"] = None
+    doc.pop("last_discard")
+    assert words in refused(doc).message
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [[], "text", {"game": "chess"}, {"game": "rummy17"}, {"game": "rummy17", "players": [1, 2]}],
+)
+def test_malformed_documents_are_bad_input_not_crashes(doc):
+    refused(doc)
+
+
+def test_an_unknown_field_or_option_is_bad_input():
+    doc = base()
+    doc["went-out"] = "Anna"
+    assert "unknown field 'went-out'" in refused(doc).message
+    doc = base()
+    doc["options"] = {"double-everything": True}
+    assert "unknown option" in refused(doc).message
+
+
+def test_hand_short_form_must_be_whole_numbers():
+    doc = base()
+    doc["players"][1]["hand"] = {"low": -1, "high": 2}
+    assert "whole number" in refused(doc).message

@@ -1,0 +1,23 @@
+"""Test helpers any test module can import (``from support import load, unavailable``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+def load(name: str) -> dict:
+    """An example document from tests/data."""
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+def unavailable(reason: str) -> None:
+    """Skip locally, but fail in CI, where every test must run."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (in CI nothing may be skipped)")
+    pytest.skip(reason)
