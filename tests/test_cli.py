@@ -1,0 +1,89 @@
+"""The `companion` command line (contract "Commands"): formats, exit codes, the error object."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from support import DATA, load
+
+from companion.rules import EntryError, score_document
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:
+    proc = subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
+                          capture_output=True, text=True, encoding="utf-8", check=False)
+    assert "Traceback" not in proc.stderr + proc.stdout
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def subset(expected, got) -> bool:
+    if isinstance(expected, dict):
+        return all(k in got and subset(v, got[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return len(expected) == len(got) and all(map(subset, expected, got))
+    return expected == got
+
+
+@pytest.mark.parametrize(("command", "name"), [("score", "rummy17-round"),
+                                               ("score", "rummy17-doubled"),
+                                               ("match", "rummy17-match")])
+def test_examples_reproduce_their_expected_results_through_the_cli(command, name):
+    code, out = run(command, str(DATA / f"{name}.json"))
+    assert code == 0
+    assert subset(load(f"{name}.expected.json"), out)
+
+
+def test_every_award_carries_figures_rule_and_reason():
+    _, out = run("score", str(DATA / "rummy17-round.json"))
+    runs = next(a for a in out["awards"] if a["card"] == "most-runs")
+    assert runs["figures"] == {"Zsófi": 1, "Márk": 2, "Lili": 0}
+    assert runs["rule"] == "R17-B3"
+    assert runs["reason"] == "Márk has the most runs: 2 (Zsófi 1, Lili 0)"
+
+
+def test_score_reads_standard_input():
+    text = (DATA / "rummy17-doubled.json").read_text(encoding="utf-8")
+    code, out = run("score", "-", stdin=text)
+    assert code == 0 and out["multiplier"] == 2
+
+
+def test_check_exit_codes_and_verdicts():
+    code, out = run("check", "--game", "rummy17", "r3", "R4", "*r")
+    assert code == 0 and out["valid"] and len(out["readings"]) == 2
+    code, out = run("check", "K16", "K17", "K1")
+    assert code == 1 and out["valid"] is False and out["rule"] == "R17-9"
+    code, out = run("check", "R3", "R4", "Z5")
+    assert code == 2 and out["error"]["card"] == "Z5"
+
+
+def test_bad_input_exits_2_with_the_error_object_naming_player_meld_and_card(tmp_path):
+    doc = load("rummy17-round.json")
+    doc["players"][1]["melds"][1] = ["Y5", "Y6", "*Y7", "G8"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = run("score", str(path))
+    assert code == 2
+    err = out["error"]
+    assert err["player"] == "Márk" and err["meld"] == 2
+    assert err["message"].startswith("Márk, meld 2: ")
+    with pytest.raises(EntryError) as raised:
+        score_document(doc)
+    assert raised.value.message == err["message"]
+
+
+@pytest.mark.parametrize("content", ["{not json", "", "[1, 2"])
+def test_text_that_is_not_json_exits_2(tmp_path, content):
+    path = tmp_path / "x.json"
+    path.write_text(content, encoding="utf-8")
+    code, out = run("score", str(path))
+    assert code == 2 and "not valid JSON" in out["error"]["message"]
+
+
+def test_a_missing_file_and_a_usage_error_exit_2():
+    code, out = run("match", "/no/such/file.json")
+    assert code == 2 and "cannot read" in out["error"]["message"]
+    code, out = run("frobnicate")
+    assert code == 2 and "error" in out
