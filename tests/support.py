@@ -21,3 +21,16 @@ def unavailable(reason: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{reason} (in CI nothing may be skipped)")
     pytest.skip(reason)
+
+
+def subset(expected: object, got: object) -> bool:
+    """True when every field of ``expected`` is in ``got`` with the same value (recursively)."""
+    if isinstance(expected, dict):
+        return isinstance(got, dict) and all(
+            k in got and subset(v, got[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(got, list) and len(expected) == len(got) and all(map(subset, expected, got))
+        )
+    return expected == got

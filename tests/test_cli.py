@@ -7,29 +7,28 @@ import subprocess
 import sys
 
 import pytest
-from support import DATA, load
+from support import DATA, load, subset
 
 from companion.rules import EntryError, score_document
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:
-    proc = subprocess.run([sys.executable, "-m", "companion", *args], input=stdin,
-                          capture_output=True, text=True, encoding="utf-8", check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
     assert "Traceback" not in proc.stderr + proc.stdout
     return proc.returncode, json.loads(proc.stdout)
 
 
-def subset(expected, got) -> bool:
-    if isinstance(expected, dict):
-        return all(k in got and subset(v, got[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return len(expected) == len(got) and all(map(subset, expected, got))
-    return expected == got
-
-
-@pytest.mark.parametrize(("command", "name"), [("score", "rummy17-round"),
-                                               ("score", "rummy17-doubled"),
-                                               ("match", "rummy17-match")])
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [("score", "rummy17-round"), ("score", "rummy17-doubled"), ("match", "rummy17-match")],
+)
 def test_examples_reproduce_their_expected_results_through_the_cli(command, name):
     code, out = run(command, str(DATA / f"{name}.json"))
     assert code == 0

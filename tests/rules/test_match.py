@@ -2,14 +2,12 @@
 
 import pytest
 from helpers import game
-from support import load
+from support import load, subset
 
 from companion.rules import EntryError, dealer_of, left_of, match_document, standings
 
 
 def test_public_match_example_reproduces_its_expected_result():
-    from test_scoring import subset
-
     assert subset(load("rummy17-match.expected.json"), match_document(load("rummy17-match.json")))
 
 

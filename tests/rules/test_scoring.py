@@ -2,17 +2,9 @@
 
 import pytest
 from helpers import FIVE, game, scored
-from support import load
+from support import load, subset
 
 from companion.rules import EntryError, score_document
-
-
-def subset(expected, got) -> bool:
-    if isinstance(expected, dict):
-        return all(k in got and subset(v, got[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return len(expected) == len(got) and all(map(subset, expected, got))
-    return expected == got
 
 
 @pytest.mark.parametrize("name", ["rummy17-round", "rummy17-doubled"])
