@@ -1,0 +1,157 @@
+"""The Flask application factory: ``create_app`` reads as the table of contents of the app."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from jinja2 import TemplateNotFound
+from werkzeug.exceptions import HTTPException
+
+from companion import db, i18n, security
+
+csrf = CSRFProtect()
+
+HERE = Path(__file__).resolve().parent
+
+
+def _folder(name: str) -> str:
+    """templates/ or static/: in the package when installed, at the repository top in a checkout."""
+    for candidate in (HERE / name, HERE.parent / name):
+        if candidate.is_dir():
+            return str(candidate)
+    return str(HERE.parent / name)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; ``test_config`` overrides the configuration (and the environment)."""
+    test_config = dict(test_config or {})
+    instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("COMPANION_INSTANCE_PATH")
+    app = Flask(
+        __name__,
+        template_folder=_folder("templates"),
+        static_folder=_folder("static"),
+        instance_path=str(Path(instance).resolve()) if instance else None,
+        instance_relative_config=True,
+    )
+    configure(app, test_config)
+    register_extensions(app)
+    register_blueprints(app)
+    register_errorhandlers(app)
+    register_commands(app)
+    return app
+
+
+def configure(app: Flask, test_config: dict[str, Any]) -> None:
+    """Defaults, then ``COMPANION_*`` environment variables, then the test configuration."""
+    app.config.from_mapping(
+        DATABASE_URL=None,
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # A game form may lie open on the table for hours; it must still save.
+        WTF_CSRF_TIME_LIMIT=None,
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False  # keep the contract's field order
+    app.json.ensure_ascii = False
+    app.config.from_prefixed_env("COMPANION")
+    app.config.update(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+
+
+def register_extensions(app: Flask) -> None:
+    """Secret key and headers, the database, CSRF protection and translations."""
+    security.init_app(app)
+    db.init_app(app)
+    csrf.init_app(app)
+    i18n.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    """The JSON API, the pages and the score sheets."""
+    from companion import api
+
+    app.register_blueprint(api.bp)
+    csrf.exempt(api.bp)  # JSON only, and it uses no cookies
+    try:  # TODO(backend): remove once pages.py and sheet_views.py exist
+        from companion import pages
+
+        app.register_blueprint(pages.bp)
+    except ImportError:
+        pass
+    try:
+        from companion import sheet_views
+
+        app.register_blueprint(sheet_views.bp)
+    except ImportError:
+        pass
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path.endswith(".json")
+
+
+def _friendly(code: int) -> tuple[str, str]:
+    """A title and a sentence for the people at the table."""
+    if code == 404:
+        return _("Not found"), _(
+            "There is nothing at this address. If someone shared a link with you, "
+            "check that it was copied whole."
+        )
+    if code == 400:
+        return _("Something was wrong with that request"), _(
+            "Go back, reload the page and try again."
+        )
+    if code == 405:
+        return _("Not allowed"), _("This address cannot be used that way.")
+    if code == 413:
+        return _("Too much data"), _("That was more than a score sheet can hold.")
+    if code >= 500:
+        return _("Something went wrong"), _(
+            "The app ran into a problem. Your earlier games are safe; please try again."
+        )
+    return _("Something went wrong"), _("Go back and try again.")
+
+
+def handle_http_error(err: HTTPException) -> tuple[Response | str, int, dict[str, str]]:
+    """Every HTTP error as a friendly page, or as a JSON error object under /api/ and .json."""
+    code = err.code or 500
+    title, message = _friendly(code)
+    if isinstance(err, CSRFError):
+        message = _(
+            "This form was open too long or came from elsewhere, so it was not saved. "
+            "Go back, reload the page and send it again."
+        )
+    elif code < 500 and err.description and err.description != type(err).description:
+        message = err.description  # a view's own words (abort(404, description=...))
+    if _wants_json():
+        body = {"error": {"message": message if code < 500 else title, "status": code}}
+        return jsonify(body), code, {}
+    try:
+        page = render_template("error.html", code=code, title=title, message=message)
+    except Exception as failure:  # an error page must never fail: plain text instead
+        if not isinstance(failure, TemplateNotFound):
+            current_app.logger.exception("error page %s could not be rendered", code)
+        page = f"{code} {title}\n\n{message}\n"
+        return page, code, {"Content-Type": "text/plain; charset=utf-8"}
+    return page, code, {}
+
+
+def register_errorhandlers(app: Flask) -> None:
+    """Friendly error pages: never a traceback."""
+    app.register_error_handler(HTTPException, handle_http_error)
+
+
+def register_commands(app: Flask) -> None:
+    """``flask --app companion.app upgrade-db`` (the app also migrates when it starts)."""
+
+    @app.cli.command("upgrade-db")
+    def upgrade_db() -> None:
+        """Bring the database schema up to date (alembic upgrade head)."""
+        db.upgrade(db.get_engine(app))
+        click.echo(_("The database is up to date: %(url)s", url=db.get_engine(app).url))
