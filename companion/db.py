@@ -69,7 +69,7 @@ def upgrade(engine: Engine) -> None:
     """Bring the database schema up to date (``alembic upgrade head``)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # The URL is not put into the config: "%" (an escaped password) breaks its interpolation.
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -1,0 +1,108 @@
+"""Fixtures for the web tests: ``app``, ``client`` and ``runner`` on SQLite and on PostgreSQL.
+
+Every test using ``app`` runs twice: on a fresh SQLite file, and on PostgreSQL in a schema
+made for the test module and dropped after it (``COMPANION_TEST_POSTGRES_URL``, e.g.
+``postgresql+psycopg://postgres@127.0.0.1:54329/postgres``; scripts/test starts one).
+Both run the real Alembic migrations, as ``companion serve`` does.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import create_engine, text
+from support import unavailable
+
+from companion.app import create_app
+
+POSTGRES_ENV = "COMPANION_TEST_POSTGRES_URL"
+DATABASES = ["sqlite", "postgresql"]
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` with every connection's search_path set to ``schema``."""
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+
+
+@pytest.fixture(scope="module")
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh PostgreSQL schema for this test module, dropped afterwards."""
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        unavailable(f"PostgreSQL not configured (set {POSTGRES_ENV})")
+    schema = f"t_{request.module.__name__.rsplit('.', 1)[-1]}_{secrets.token_hex(4)}".lower()
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield with_search_path(base, schema)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The database under test: a temporary SQLite file, or this module's PostgreSQL schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'companion.sqlite3'}"
+    return request.getfixturevalue("postgres_url")
+
+
+def make_app(tmp_path: Path, database_url: str, **config: object) -> Flask:
+    """An app for tests: its own instance folder, the given database, CSRF off unless asked."""
+    settings: dict[str, object] = {
+        "TESTING": True,
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "test secret key",
+        "WTF_CSRF_ENABLED": False,
+    }
+    settings.update(config)
+    return create_app(settings)
+
+
+@pytest.fixture
+def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    """The app on the database under test, CSRF off (see ``csrf_app``)."""
+    app = make_app(tmp_path, database_url)
+    yield app
+    app.extensions["companion_db"].dispose()
+
+
+@pytest.fixture
+def csrf_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    """The app with CSRF protection on, as in production."""
+    app = make_app(tmp_path, database_url, WTF_CSRF_ENABLED=True)
+    yield app
+    app.extensions["companion_db"].dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client for ``app``."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """A CLI runner for ``app``'s flask commands."""
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def session(app: Flask) -> Iterator[object]:
+    """A database session inside an app context (what a view gets from get_session)."""
+    from companion.db import get_session
+
+    with app.app_context():
+        yield get_session()
