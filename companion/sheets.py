@@ -229,10 +229,12 @@ def match_view(
     rows = _game_rows(doc, result, names, full)
     widest = max((sum(len(a.name) + len(a.winners) + 4 for a in r.awards) for r in rows), default=0)
     labels = short_labels(names)
-    abbreviate = widest > FULL_NAME_LINE and any(labels[n] != n for n in names)
+    played = len(result["rounds"])
+    dense = len(rows) > 8 or len(names) > 4
+    # A dense grid keeps each game's bonus-card line to one line with short labels.
+    abbreviate = dense and widest > FULL_NAME_LINE and any(labels[n] != n for n in names)
     if abbreviate:
         rows = _game_rows(doc, result, names, labels)
-    played = len(result["rounds"])
     return {
         "title": title or doc.get("title") or "Rummy 17",
         "date": _fmt_date(created),
@@ -257,7 +259,7 @@ def match_view(
         ],
         "readonly_url": readonly_url,
         "qr": _qr_data_uri(readonly_url) if readonly_url else None,
-        "density": "dense" if len(rows) > 8 or len(names) > 4 else "roomy",
+        "density": "dense" if dense else "roomy",
     }
 
 
