@@ -49,11 +49,31 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict["valid"] else EXIT_ILLEGAL
 
 
+def _write(path: str, data: bytes) -> None:
+    try:
+        Path(path).write_bytes(data)
+    except OSError as err:
+        raise EntryError(f"cannot write {path}: {err.strerror or err}") from None
+
+
 def _pdf(args: argparse.Namespace) -> int:
     from companion.sheets import match_sheet_from_document
 
     pdf = match_sheet_from_document(read_document(args.file), paper=args.paper)
-    Path(args.output).write_bytes(pdf)
+    _write(args.output, pdf)
+    return EXIT_OK
+
+
+def _blank(args: argparse.Namespace) -> int:
+    from companion.sheets import blank_sheet
+
+    players: int | list[str] = args.players if args.players is not None else 4
+    if args.names is not None:
+        names = [n.strip() for n in args.names.split(",")]
+        if args.players is not None and args.players != len(names):
+            raise EntryError(f"--players {args.players} but --names gives {len(names)} names")
+        players = names
+    _write(args.output, blank_sheet(players, args.games, paper=args.paper))
     return EXIT_OK
 
 
@@ -90,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
     p.set_defaults(run=_pdf)
+    p = sub.add_parser("blank", help="a blank Rummy 17 score sheet for paper play, as PDF")
+    p.add_argument("--players", type=int, metavar="N", help="2 to 6 players (default 4)")
+    p.add_argument("--names", metavar="A,B,…", help="the players' names, comma-separated")
+    p.add_argument("--games", type=int, metavar="M", help="games (default one per player)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    p.set_defaults(run=_blank)
     p = sub.add_parser("serve", help="run the web app (SQLite in the instance folder)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
