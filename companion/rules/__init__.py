@@ -6,12 +6,13 @@ the score sheets all call these functions, so every rule exists once.
 
 from .bonus import BONUS_CARDS, Award, BonusCard
 from .cards import DECKS, Card, Joker, parse_card
-from .document import match_document, read_meld, read_table, result_json, score_document
+from .document import read_meld, read_table, result_json
 from .errors import EntryError
 from .match import dealer_of, left_of, standings
 from .melds import RUN, SET, Meld, analyse_meld
 from .referee import check_meld
 from .scoring import GameResult, PlayerScore, score_game
+from .series import match_document, score_document
 from .table import Hand, Seat, Table
 
 __all__ = [

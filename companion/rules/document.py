@@ -10,19 +10,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .bonus import BONUS_CARDS, Award
-from .cards import DECKS, Card, Joker, Token, parse_card
+from .cards import Card, Joker, Token, parse_card
 from .errors import EntryError, where
-from .match import dealer_of, left_of, running, standings
+from .match import check_names
 from .melds import Meld, MeldError, analyse_meld
 from .scoring import GameResult, score_game
 from .table import Hand, Seat, Table
+from .tiles import RoundOutcome
 
-GAMES = tuple(DECKS)
-MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R17-1
-NAME_LIMIT = 40
 ROUND_KEYS = {"game", "bonus_cards", "went_out", "last_discard", "players", "options"}
 PLAYER_KEYS = {"name", "melds", "hand"}
-MATCH_KEYS = {"game", "players", "first_dealer", "rounds", "options", "games", "title"}
 OPTIONS: dict[str, Any] = {}  # Rummy 17 has no house-rule switches yet (README, "Options")
 
 
@@ -43,10 +40,8 @@ def _keys(doc: Mapping[str, Any], allowed: set[str], what: str) -> None:
 
 def _game(doc: Mapping[str, Any], default: str | None = None) -> str:
     game = doc.get("game", default)
-    if game not in GAMES:
-        raise EntryError(f"unknown game {game!r}: the games are {', '.join(GAMES)}")
     if game != "rummy17":
-        raise EntryError(f"scoring {game} is not available yet; only rummy17 can be scored")
+        raise EntryError(f"this is a Rummy 17 reader, not one for {game!r}")
     return game
 
 
@@ -57,29 +52,6 @@ def _options(doc: Mapping[str, Any]) -> None:
     for key in options:
         if key not in OPTIONS:
             raise EntryError(f"unknown option {key!r}: Rummy 17 has no house-rule switches")
-
-
-def check_names(names: Sequence[object]) -> tuple[str, ...]:
-    """2–6 unique, non-empty names of at most 40 characters (R17-1, contract)."""
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise EntryError(f"Rummy 17 is for 2 to 6 players, not {len(names)} (R17-1)", rule="R17-1")
-    seen: set[str] = set()
-    out = []
-    for i, name in enumerate(names, start=1):
-        if not isinstance(name, str) or not name.strip():
-            raise EntryError(f"player {i} has no name")
-        name = name.strip()
-        if len(name) > NAME_LIMIT:
-            raise EntryError(
-                f"player {i}'s name is longer than {NAME_LIMIT} characters", player=name
-            )
-        if name.casefold() in seen:
-            raise EntryError(
-                f"the name {name} is used twice; each player needs their own name", player=name
-            )
-        seen.add(name.casefold())
-        out.append(name)
-    return tuple(out)
 
 
 def read_meld(raw: object, *, player: str | None = None, number: int | None = None) -> Meld:
@@ -184,7 +156,7 @@ def _check_unique(seats: Sequence[Seat], last: Card | None) -> None:
 
 
 def read_table(
-    doc: object, *, names: Sequence[str] | None = None, game: str | None = None
+    doc: object, *, names: Sequence[str] | None = None, game: str = "rummy17",
 ) -> Table:
     """A round document (contract ``score``) as a checked ``Table``."""
     doc = _object(doc, "a round")
@@ -282,10 +254,11 @@ def _read_ending(doc: Mapping[str, Any], seats: Sequence[Seat]) -> tuple[str | N
     return went_out, last
 
 
-def score_document(doc: object) -> dict[str, Any]:
-    """``companion score``: a round document in, the contract's result out."""
-    table = read_table(doc)
-    return result_json(table, score_game(table))
+def score_rummy17(doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
+    """Score one Rummy 17 round document."""
+    table = read_table(doc, names=names)
+    result = score_game(table)
+    return RoundOutcome(result_json(table, result), result.scores, ())
 
 
 def award_json(a: Award) -> dict[str, Any]:
@@ -326,69 +299,3 @@ def result_json(table: Table, result: GameResult) -> dict[str, Any]:
         "players": players,
         "awards": [award_json(a) for a in result.awards],
     }
-
-
-def match_document(doc: object) -> dict[str, Any]:
-    """``companion match``: a match document in, the contract's result out."""
-    doc = _object(doc, "a match")
-    _keys(doc, MATCH_KEYS, "the match")
-    game = _game(doc)
-    _options(doc)
-    raw_names = doc.get("players")
-    if not isinstance(raw_names, list):
-        raise EntryError("players must be a list of names, in seat order (clockwise)")
-    seats = check_names(raw_names)
-    first = doc.get("first_dealer", seats[0])
-    if first not in seats:
-        raise EntryError(
-            f"first_dealer names {first!r}, who is not a player here; the players "
-            f"are {', '.join(seats)}"
-        )
-    rounds = doc.get("rounds", [])
-    if not isinstance(rounds, list):
-        raise EntryError("rounds must be a list of round documents")
-    games = doc.get("games")
-    if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
-        raise EntryError("games must be a whole number of games, 1 or more (D17-7)")
-    if games is not None and len(rounds) > games:
-        raise EntryError(
-            f"the match was set to {games} games but has {len(rounds)} (D17-7)", rule="D17-7"
-        )
-    results = []
-    for number, raw in enumerate(rounds, start=1):
-        try:
-            table = read_table(raw, names=seats, game=game)
-        except EntryError as err:
-            err.message = f"game {number}: {err.message}"
-            err.extra["round"] = number
-            raise
-        results.append(score_game(table))
-    lines, totals = running(seats, first, [r.scores for r in results])
-    out: dict[str, Any] = {
-        "game": game,
-        "rounds": [
-            {
-                "number": r.number,
-                "dealer": r.dealer,
-                "starts": r.starts,
-                "scores": r.scores,
-                "totals": r.totals,
-                "rummy17": res.rummy17,
-            }
-            for r, res in zip(lines, results, strict=True)
-        ],
-        "totals": totals,
-        "standings": [
-            {"rank": s.rank, "name": s.name, "total": s.total} for s in standings(totals, seats)
-        ],
-        "finished": games is not None and len(rounds) >= games,
-    }
-    if not out["finished"]:
-        # Extension: who deals and starts the next game (R17-2, R17-6).
-        dealer = dealer_of(seats, first, len(rounds) + 1)
-        out["next"] = {
-            "number": len(rounds) + 1,
-            "dealer": dealer,
-            "starts": left_of(seats, dealer),
-        }
-    return out

@@ -9,6 +9,42 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .errors import EntryError
+
+NAME_LIMIT = 40  # contract
+
+
+def check_names(
+    names: Sequence[object],
+    *,
+    players: tuple[int, int] = (2, 6),
+    rule: str = "R17-1",
+    game: str = "Rummy 17",
+) -> tuple[str, ...]:
+    """Unique, non-empty names of at most 40 characters, as many as the game allows."""
+    low, high = players
+    if not low <= len(names) <= high:
+        raise EntryError(
+            f"{game} is for {low} to {high} players, not {len(names)} ({rule})", rule=rule
+        )
+    seen: set[str] = set()
+    out = []
+    for i, name in enumerate(names, start=1):
+        if not isinstance(name, str) or not name.strip():
+            raise EntryError(f"player {i} has no name")
+        name = name.strip()
+        if len(name) > NAME_LIMIT:
+            raise EntryError(
+                f"player {i}'s name is longer than {NAME_LIMIT} characters", player=name
+            )
+        if name.casefold() in seen:
+            raise EntryError(
+                f"the name {name} is used twice; each player needs their own name", player=name
+            )
+        seen.add(name.casefold())
+        out.append(name)
+    return tuple(out)
+
 
 def dealer_of(seats: Sequence[str], first_dealer: str, number: int) -> str:
     """The dealer of game ``number`` (1-based): the deal passes clockwise each game (R17-2)."""

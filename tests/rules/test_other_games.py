@@ -1,0 +1,189 @@
+"""Rummikub (RK, DK), Deluxe Rummy-O (RO, DO) and Manipulation Rummy (MR, DM) rounds and matches."""
+
+import pytest
+from support import load, subset
+
+from companion.rules import EntryError, match_document, score_document
+
+
+def rk(racks: dict, went_out=None, game="rummikub") -> dict:
+    return {
+        "game": game,
+        "went_out": went_out,
+        "players": [{"name": n, "rack": r} for n, r in racks.items()],
+    }
+
+
+def mr(hands: dict, knocked=None, went_out=None) -> dict:
+    return {
+        "game": "manipulation",
+        "knocked": knocked,
+        "went_out": went_out,
+        "players": [{"name": n, "hand": h} for n, h in hands.items()],
+    }
+
+
+def scores(result: dict) -> dict:
+    return {p["name"]: p["score"] for p in result["players"]}
+
+
+@pytest.mark.parametrize("name", ["rummikub-round", "manipulation-round"])
+def test_public_examples_reproduce_their_expected_results(name):
+    assert subset(load(f"{name}.expected.json"), score_document(load(f"{name}.json")))
+
+
+def test_RK_21_losers_pay_their_rack_a_joker_30_and_the_winner_collects():
+    result = score_document(rk({"Anna": ["R5", "K13", "*"], "Cili": []}, went_out="Cili"))
+    assert result["winners"] == ["Cili"]
+    assert [p["rack_value"] for p in result["players"]] == [48, 0]
+    assert scores(result) == {"Anna": -48, "Cili": 48}
+
+
+def test_RK_22_when_the_pool_runs_out_the_lowest_rack_wins_the_differences():
+    result = score_document(rk({"Anna": ["R5"], "Béla": ["K9"], "Cili": ["B12"]}))
+    assert result["winners"] == ["Anna"]
+    assert scores(result) == {"Anna": 4 + 7, "Béla": -4, "Cili": -7}
+
+
+def test_DK_2_players_tied_lowest_each_score_as_if_they_won_alone():
+    result = score_document(rk({"Anna": ["R5"], "Béla": ["K5"], "Cili": ["B12"]}))
+    assert result["winners"] == ["Anna", "Béla"]
+    assert scores(result) == {"Anna": 7, "Béla": 7, "Cili": -7}
+
+
+def test_RK_20_the_winners_rack_is_empty():
+    with pytest.raises(EntryError, match="still has 1 tile"):
+        score_document(rk({"Anna": ["R5"], "Cili": ["K1"]}, went_out="Cili"))
+
+
+def test_DK_4_at_most_two_of_each_tile_and_two_jokers():
+    with pytest.raises(EntryError) as err:
+        score_document(rk({"Anna": ["R5", "R5"], "Cili": ["r5"]}))
+    assert err.value.card == "R5" and err.value.rule == "DK-4"
+    with pytest.raises(EntryError, match="more than 2 jokers"):
+        score_document(rk({"Anna": ["*", "*"], "Cili": ["*"]}))
+
+
+def test_RK_1_two_to_four_players():
+    with pytest.raises(EntryError, match="2 to 4 players, not 5"):
+        score_document(rk({n: [] for n in "ABCDE"}))
+
+
+def test_RO_2_tile_values_1_11_12_13_are_ten_and_a_joker_25():
+    result = score_document(
+        rk(
+            {"Anna": ["R1", "R11", "R12", "R13", "R5", "*"], "Cili": []},
+            went_out="Cili",
+            game="rummy-o",
+        )
+    )
+    assert result["players"][0]["rack_value"] == 10 * 4 + 5 + 25
+
+
+def test_RO_12_the_winner_scores_the_others_racks_and_the_others_nothing():
+    result = score_document(
+        rk({"Anna": ["R3"], "Béla": ["K12"], "Cili": []}, went_out="Cili", game="rummy-o")
+    )
+    assert scores(result) == {"Anna": 0, "Béla": 0, "Cili": 13}
+
+
+def test_DO_4_pool_out_the_lowest_rack_wins_ties_each_score():
+    result = score_document(rk({"Anna": ["R3"], "Béla": ["K3"], "Cili": ["B9"]}, game="rummy-o"))
+    assert result["winners"] == ["Anna", "Béla"]
+    assert scores(result) == {"Anna": 12, "Béla": 12, "Cili": 0}
+
+
+def test_MR_8_card_values():
+    result = score_document(
+        mr({"Anna": ["AS", "10H", "JD", "QC", "KS", "*"], "Béla": []}, went_out="Béla")
+    )
+    assert result["players"][0]["hand_value"] == 1 + 10 + 10 + 10 + 10 + 25
+
+
+def test_MR_11_two_players_the_winner_scores_the_difference():
+    result = score_document(mr({"Anna": ["2S"], "Béla": ["KD"]}, knocked="Anna"))
+    assert scores(result) == {"Anna": 8, "Béla": 0}
+
+
+def test_MR_12_undercut_the_winner_who_did_not_knock_gets_10():
+    result = score_document(mr({"Anna": ["4S"], "Béla": ["2D"]}, knocked="Anna"))
+    assert result["winners"] == ["Béla"] and result["players"][1]["undercut"] == 10
+    assert scores(result) == {"Anna": 0, "Béla": 2 + 10}
+
+
+def test_MR_13_a_knocker_tied_with_one_player_loses_the_tie():
+    result = score_document(mr({"Anna": ["3S"], "Béla": ["3D"], "Cili": ["9C"]}, knocked="Anna"))
+    assert result["winners"] == ["Béla"]
+    assert scores(result) == {"Anna": 0, "Béla": 0 + 6 + 10, "Cili": 0}
+
+
+def test_MR_13_a_knocker_tied_with_two_players_both_win_with_the_undercut():
+    result = score_document(
+        mr({"Anna": ["3S"], "Béla": ["3D"], "Cili": ["3C"], "Dani": ["9H"]}, knocked="Anna")
+    )
+    assert result["winners"] == ["Béla", "Cili"]
+    assert scores(result)["Béla"] == scores(result)["Cili"] == 6 + 10
+
+
+def test_MR_14_DM_4_going_out_earns_25_when_the_player_wins():
+    result = score_document(mr({"Anna": [], "Béla": ["5D"]}, went_out="Anna"))
+    assert result["players"][0]["went_out_bonus"] == 25
+    assert scores(result) == {"Anna": 5 + 25, "Béla": 0}
+
+
+def test_MR_15_DM_5_no_knock_no_undercut():
+    result = score_document(mr({"Anna": ["9S"], "Béla": ["2D"]}))
+    assert result["winners"] == ["Béla"] and result["players"][1]["undercut"] == 0
+
+
+def test_DM_6_a_knock_above_five_is_an_entry_error():
+    with pytest.raises(EntryError) as err:
+        score_document(mr({"Anna": ["9S"], "Béla": ["2D"]}, knocked="Anna"))
+    assert err.value.rule == "DM-6" and err.value.player == "Anna"
+
+
+def test_DM_8_two_players_have_one_deck():
+    with pytest.raises(EntryError, match="more than once"):
+        score_document(mr({"Anna": ["9S"], "Béla": ["9s"]}))
+    score_document(mr({"Anna": ["9S"], "Béla": ["9s"], "Cili": []}, went_out="Cili"))
+
+
+def test_MR_16_DM_7_the_match_ends_at_150_with_end_bonuses():
+    big = mr(
+        {"Anna": [], "Béla": ["KS", "KD", "KC", "KH", "QS", "QD", "QC", "QH"]}, went_out="Anna"
+    )
+    small = mr({"Anna": ["AS"], "Béla": ["2D"]}, knocked="Anna")
+    doc = {
+        "game": "manipulation",
+        "players": ["Anna", "Béla"],
+        "first_dealer": "Béla",
+        "rounds": [small, big],
+    }
+    # small: Anna 2 - 1 = 1; big: Anna 80 + 25 for going out (she knocked, so no undercut).
+    assert match_document(doc)["totals"] == {"Anna": 106, "Béla": 0}
+    assert not match_document(doc)["finished"]
+    doc["rounds"].append(big)  # 211: past 150 after game 3
+    result = match_document(doc)
+    assert result["finished"] and "next" not in result
+    assert result["end_bonus"] == {"Anna": 100 + 3 * 25, "Béla": 0}
+    assert result["totals"] == {"Anna": 211 + 175, "Béla": 0}
+    assert [r["winners"] for r in result["rounds"]] == [["Anna"]] * 3
+    doc["rounds"].append(small)
+    with pytest.raises(EntryError, match="already ended after game 3"):
+        match_document(doc)
+
+
+def test_DK_3_a_rummikub_match_adds_rounds_and_passes_the_deal():
+    doc = {
+        "game": "rummikub",
+        "players": ["Anna", "Béla"],
+        "first_dealer": "Anna",
+        "rounds": [
+            rk({"Anna": ["R5"], "Béla": []}, went_out="Béla"),
+            rk({"Anna": [], "Béla": ["K9", "*"]}, went_out="Anna"),
+        ],
+    }
+    result = match_document(doc)
+    assert result["totals"] == {"Anna": -5 + 39, "Béla": 5 - 39}
+    assert [r["dealer"] for r in result["rounds"]] == ["Anna", "Béla"]
+    assert result["standings"][0] == {"rank": 1, "name": "Anna", "total": 34}
