@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel
 
 DEFAULT_LOCALE = "en"
@@ -21,6 +21,8 @@ def available_locales(app: Flask) -> list[str]:
 
 def select_locale() -> str | None:
     """The best of the available languages for the browser's Accept-Language."""
+    if not has_request_context():  # CLI commands and `companion serve` messages
+        return DEFAULT_LOCALE
     return request.accept_languages.best_match(current_app.config["LANGUAGES"], DEFAULT_LOCALE)
 
 

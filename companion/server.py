@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 import sys
 
-from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from companion.app import create_app
@@ -62,7 +61,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
     import waitress
 
     app = create_app()  # creates the instance folder and runs the migrations first
-    with app.app_context(), force_locale("en"):
+    with app.app_context():
         for line in addresses(host, port):
             print(line, flush=True)
         print(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -85,6 +85,20 @@ def csrf_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
     app = make_app(tmp_path, database_url, WTF_CSRF_ENABLED=True)
     yield app
     app.extensions["companion_db"].dispose()
+
+
+@pytest.fixture
+def app_factory(tmp_path: Path, database_url: str) -> Iterator[Callable[..., Flask]]:
+    """Make apps on the database under test with extra configuration; disposed afterwards."""
+    made: list[Flask] = []
+
+    def factory(**config: object) -> Flask:
+        made.append(make_app(tmp_path, database_url, **config))
+        return made[-1]
+
+    yield factory
+    for app in made:
+        app.extensions["companion_db"].dispose()
 
 
 @pytest.fixture

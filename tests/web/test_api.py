@@ -1,0 +1,168 @@
+"""The JSON API (contract: score, match, check) and a match as JSON at its read-only link."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from support import load, subset
+
+from companion import store
+from companion.rules import check_meld, match_document, score_document
+
+EXAMPLES = ["rummy17-round", "rummy17-doubled"]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_score_reproduces_the_examples(client, name):
+    response = client.post("/api/v1/score", json=load(f"{name}.json"))
+    assert response.status_code == 200
+    assert response.is_json
+    assert subset(load(f"{name}.expected.json"), response.json)
+    assert response.json == score_document(load(f"{name}.json"))
+
+
+def test_match_reproduces_the_example(client):
+    response = client.post("/api/v1/match", json=load("rummy17-match.json"))
+    assert response.status_code == 200
+    assert subset(load("rummy17-match.expected.json"), response.json)
+
+
+def test_answers_keep_the_contract_field_order_and_unicode(client):
+    response = client.post("/api/v1/score", json=load("rummy17-round.json"))
+    assert list(response.json) == list(score_document(load("rummy17-round.json")))
+    assert "Zsófi" in response.get_data(as_text=True)  # not \u00f3-escaped
+
+
+def test_body_without_json_content_type_is_still_read(client):
+    body = load("rummy17-round.json")
+    response = client.post(
+        "/api/v1/score", data=json.dumps(body), content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/api/v1/score", "/api/v1/match", "/api/v1/check"])
+@pytest.mark.parametrize("body", [b"", b"{not json", b"\xff\xfe", b"players=Anna"])
+def test_a_body_that_is_not_json_is_400_with_an_error_object(client, path, body):
+    response = client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.is_json
+    assert response.json["error"]["message"]
+
+
+def test_bad_round_is_422_with_the_rules_core_error(client):
+    doc = load("rummy17-round.json")
+    doc["players"][1]["melds"][0] = ["K2", "K2", "K3"]
+    response = client.post("/api/v1/score", json=doc)
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert error["player"] == doc["players"][1]["name"]
+    assert error["meld"] == 1
+    assert doc["players"][1]["name"] in error["message"]
+
+
+def test_bad_match_is_422_naming_the_game(client):
+    doc = load("rummy17-match.json")
+    doc["rounds"][1]["bonus_cards"] = doc["rounds"][1]["bonus_cards"][:4]
+    response = client.post("/api/v1/match", json=doc)
+    assert response.status_code == 422
+    assert response.json["error"]["message"].startswith("game 2: ")
+    assert response.json["error"]["rule"] == "R17-3"
+
+
+@pytest.mark.parametrize("body", [None, [], "R3 R4 R5", {"game": "rummy17"}, {"cards": [1, 2]}])
+def test_json_that_is_not_a_document_is_422(client, body):
+    for path in ("/api/v1/score", "/api/v1/match", "/api/v1/check"):
+        response = client.post(path, data=json.dumps(body), content_type="application/json")
+        assert response.status_code == 422, (path, body)
+        assert response.json["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "cards", [["R3", "R4", "R5"], ["K12", "K13", "K1"], ["R3", "R4", "*R"], ["y8", "b8", "g8"]]
+)
+def test_check_answers_200_with_the_verdict(client, cards):
+    response = client.post("/api/v1/check", json={"game": "rummy17", "cards": cards})
+    assert response.status_code == 200
+    assert response.json == check_meld("rummy17", cards)
+
+
+def test_check_unknown_field_or_game_is_422(client):
+    response = client.post("/api/v1/check", json={"game": "rummy17", "cards": ["R3"], "x": 1})
+    assert response.status_code == 422
+    response = client.post("/api/v1/check", json={"game": "chess", "cards": ["R3", "R4", "R5"]})
+    assert response.status_code == 422
+
+
+def test_api_is_post_only_and_unknown_api_paths_are_json_404(client):
+    response = client.get("/api/v1/score")
+    assert response.status_code == 405
+    assert response.is_json
+    response = client.get("/api/v1/nothing")
+    assert response.status_code == 404
+    assert response.json["error"]["message"]
+
+
+def make_series(app):
+    doc = load("rummy17-match.json")
+    with app.app_context():
+        from companion.db import get_session
+
+        session = get_session()
+        match = store.create_match(
+            session,
+            players=doc["players"],
+            first_dealer=doc["first_dealer"],
+            games=3,
+            title="Friday <b>night</b>",
+        )
+        for round_doc in doc["rounds"]:
+            store.add_game(session, match, round_doc)
+    return match, doc
+
+
+@pytest.mark.parametrize("path", ["/api/v1/matches/{token}", "/v/{token}.json"])
+def test_match_json_by_view_token(app, client, path):
+    match, doc = make_series(app)
+    response = client.get(path.format(token=match.view_token))
+    assert response.status_code == 200
+    body = response.json
+    expected = match_document({**doc, "games": 3})
+    assert subset(expected, body)
+    assert subset(load("rummy17-match.expected.json")["totals"], body["totals"])
+    assert body["title"] == "Friday <b>night</b>"
+    assert body["players"] == doc["players"]
+    assert body["games"] == 3
+    assert body["document"]["rounds"] == doc["rounds"]
+    # The document is what `companion match` reads, and gives the same result.
+    assert match_document(body["document"]) == expected
+    assert match.edit_token not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["/api/v1/matches/{token}", "/v/{token}.json"])
+def test_match_json_unknown_or_edit_token_is_json_404(app, client, path):
+    match, _ = make_series(app)
+    for token in ("nope", match.edit_token, match.view_token[:-1], match.view_token.upper()):
+        if token == match.view_token:
+            continue
+        response = client.get(path.format(token=token))
+        assert response.status_code == 404, token
+        assert response.is_json
+        assert "error" in response.json
+
+
+def test_match_json_reflects_an_edit(app, client):
+    match, doc = make_series(app)
+    edited = copy.deepcopy(doc["rounds"][0])
+    edited["players"][1]["hand"] = ["R1", "Y16"]
+    with app.app_context():
+        from companion.db import get_session
+
+        session = get_session()
+        fresh = store.get_by_edit_token(session, match.edit_token)
+        store.update_game(session, fresh, 1, edited)
+    body = client.get(f"/v/{match.view_token}.json").json
+    assert body["document"]["rounds"][0] == edited
+    assert body["totals"] == match_document({**doc, "rounds": [edited, doc["rounds"][1]]})["totals"]
