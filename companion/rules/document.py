@@ -156,7 +156,10 @@ def _check_unique(seats: Sequence[Seat], last: Card | None) -> None:
 
 
 def read_table(
-    doc: object, *, names: Sequence[str] | None = None, game: str = "rummy17",
+    doc: object,
+    *,
+    names: Sequence[str] | None = None,
+    game: str = "rummy17",
 ) -> Table:
     """A round document (contract ``score``) as a checked ``Table``."""
     doc = _object(doc, "a round")

@@ -8,6 +8,7 @@ from typing import Any
 from .cards import DECKS, parse_card
 from .errors import EntryError
 from .melds import MeldError, analyse_meld, resolve
+from .tile_melds import check_tiles
 
 
 def check_meld(game: str, cards: Sequence[object]) -> dict[str, Any]:
@@ -17,9 +18,9 @@ def check_meld(game: str, cards: Sequence[object]) -> dict[str, Any]:
     """
     if game not in DECKS:
         raise EntryError(f"unknown game {game!r}: the games are {', '.join(DECKS)}")
-    if game != "rummy17":
-        raise EntryError(f"checking melds of {game} is not available yet; only rummy17")
     tokens = [parse_card(c, game, prefix="") for c in cards]
+    if game != "rummy17":
+        return check_tiles(game, tokens)
     try:
         meld = analyse_meld(tokens)
     except MeldError as err:

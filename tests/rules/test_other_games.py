@@ -187,3 +187,57 @@ def test_DK_3_a_rummikub_match_adds_rounds_and_passes_the_deal():
     assert result["totals"] == {"Anna": -5 + 39, "Béla": 5 - 39}
     assert [r["dealer"] for r in result["rounds"]] == ["Anna", "Béla"]
     assert result["standings"][0] == {"rank": 1, "name": "Anna", "total": 34}
+
+
+def verdict(game: str, *cards: str) -> dict:
+    from companion.rules import check_meld
+
+    return check_meld(game, list(cards))
+
+
+def test_RK_5_the_contract_example_1_cannot_follow_13():
+    assert verdict("rummikub", "K12", "K13", "K1") == {
+        "valid": False,
+        "kind": None,
+        "reason": "1 cannot follow 13 in a run",
+        "rule": "RK-5",
+    }
+
+
+def test_RK_12_a_joker_fills_a_run_and_RK_6_counts_the_tile_it_stands_for():
+    v = verdict("rummikub", "K12", "K13", "*")
+    assert v == {"valid": True, "kind": "run", "cards": ["*K11", "K12", "K13"], "value": 36}
+
+
+def test_RK_4_a_group_joker_with_several_colours_open_lists_every_reading():
+    v = verdict("rummikub", "R5", "B5", "*")
+    assert v["valid"] and v["rule"] == "RK-12"
+    assert [r["cards"] for r in v["readings"]] == [["*K5", "R5", "B5"], ["R5", "B5", "*O5"]]
+
+
+def test_RK_4_a_group_has_at_most_four_tiles_of_different_colours():
+    assert not verdict("rummikub", "R5", "R5", "B5")["valid"]
+
+
+def test_RO_6_DO_3_the_initial_meld_value_uses_the_rummy_o_points():
+    assert verdict("rummy-o", "R11", "R12", "R13")["value"] == 30
+
+
+def test_DO_2_one_never_follows_13_in_rummy_o():
+    assert verdict("rummy-o", "G12", "G13", "G1")["rule"] == "DO-2"
+
+
+def test_MR_4_aces_high_or_low_but_never_round_the_corner():
+    assert verdict("manipulation", "QH", "KH", "AH")["cards"] == ["QH", "KH", "AH"]
+    assert verdict("manipulation", "AH", "2H", "3H")["valid"]
+    assert not verdict("manipulation", "KH", "AH", "2H")["valid"]
+
+
+def test_MR_3_a_group_never_holds_two_identical_cards():
+    v = verdict("manipulation", "8S", "8S", "8H")
+    assert not v["valid"] and v["rule"] == "MR-3" and "8S appears twice" in v["reason"]
+
+
+def test_MR_7_a_stated_joker_is_held_to_its_card():
+    assert verdict("manipulation", "8S", "8H", "*8D")["cards"] == ["8S", "8H", "*8D"]
+    assert not verdict("manipulation", "8S", "8H", "*9D")["valid"]
