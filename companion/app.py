@@ -33,7 +33,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     test_config = dict(test_config or {})
     instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("COMPANION_INSTANCE_PATH")
     app = Flask(
-        __name__,
+        "companion",  # instance folder: instance/ in a checkout, <prefix>/var/companion-instance
         template_folder=_folder("templates"),
         static_folder=_folder("static"),
         instance_path=str(Path(instance).resolve()) if instance else None,

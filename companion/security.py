@@ -66,6 +66,9 @@ def add_headers(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     """Give the app a secret key (unless configured) and the security headers."""
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    key = app.config.get("SECRET_KEY")
+    if not key:
+        key = secret_key(app.instance_path)
+    # COMPANION_SECRET_KEY=12345 arrives as a number through from_prefixed_env.
+    app.config["SECRET_KEY"] = key if isinstance(key, str | bytes) else str(key)
     app.after_request(add_headers)

@@ -12,6 +12,7 @@ import json
 import secrets
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from companion.models import TITLE_LENGTH, Change, Game, Match, utcnow
@@ -44,6 +45,21 @@ def _title(title: str | None) -> str | None:
     if len(title) > TITLE_LENGTH:
         raise EntryError(f"the title is longer than {TITLE_LENGTH} characters")
     return title or None
+
+
+class ConflictError(EntryError):
+    """Someone else changed the match at the same moment; reload and enter it again."""
+
+
+def _commit(session: Session) -> None:
+    """Commit; a clash with another phone's save becomes a ConflictError, nothing saved."""
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise ConflictError(
+            "someone else changed this match at the same moment; reload it and save again"
+        ) from None
 
 
 def _record(session: Session, match: Match, what: str, number: int | None = None) -> None:
@@ -160,7 +176,7 @@ def add_game(session: Session, match: Match, round_doc: dict[str, Any]) -> None:
     _check(match, [*rounds, doc])
     session.add(Game(match=match, number=number, document=doc))
     _record(session, match, f"Game {number} added", number)
-    session.commit()
+    _commit(session)
     session.refresh(match)
 
 
@@ -178,7 +194,7 @@ def update_game(session: Session, match: Match, number: int, round_doc: dict[str
         f"Game {number} edited: {', '.join(parts)}" if parts else f"Game {number} saved, unchanged"
     )
     _record(session, match, what, number)
-    session.commit()
+    _commit(session)
     session.refresh(match)
 
 
@@ -200,7 +216,7 @@ def delete_game(session: Session, match: Match, number: int) -> None:
         if len(later) == 1:
             what = f"Game {number} deleted; game {number + 1} is now game {number}"
     _record(session, match, what, number)
-    session.commit()
+    _commit(session)
     session.refresh(match)
 
 

@@ -103,6 +103,12 @@ def test_secret_key_from_the_environment_wins(app_factory, monkeypatch):
     assert not (Path(app.instance_path) / "secret_key").exists()
 
 
+def test_a_numeric_secret_key_from_the_environment_is_text(app_factory, monkeypatch):
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "123456789012345678901234567890")
+    app = app_factory(SECRET_KEY=None)
+    assert app.config["SECRET_KEY"] == "123456789012345678901234567890"
+
+
 def test_a_form_post_without_csrf_token_is_refused(csrf_app):
     client = csrf_app.test_client()
     match = make_match(csrf_app)

@@ -230,3 +230,18 @@ def test_tokens_are_long_random_and_distinct(session):
     tokens = [m.edit_token for m in matches] + [m.view_token for m in matches]
     assert len(set(tokens)) == len(tokens)
     assert all(len(t) >= 32 for t in tokens)  # 24 bytes of secrets.token_urlsafe: 192 bits
+
+
+def test_two_phones_adding_the_same_game_number_is_a_conflict_not_a_crash(app, session):
+    match = new_match(session)
+    with Session(app.extensions["companion_db"], expire_on_commit=False) as other:
+        stale = store.get_by_edit_token(other, match.edit_token)
+        assert stale.rounds == []  # the other phone loaded the match before the save below
+        store.add_game(session, match, SERIES["rounds"][0])
+        before = row_counts(session)
+        with pytest.raises(store.ConflictError) as caught:
+            store.add_game(other, stale, SERIES["rounds"][1])
+        assert isinstance(caught.value, EntryError)
+        assert "reload" in caught.value.message
+        assert [g.number for g in stale.rounds] == [1]  # reloaded after the rollback
+    assert row_counts(session) == before
