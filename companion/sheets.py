@@ -202,7 +202,8 @@ def _game_rows(
 
 
 def _qr_data_uri(url: str) -> str:
-    return segno.make(url, error="m").svg_data_uri(border=0, dark="#000", light=None)
+    """The QR code as a one-pixel-per-module PNG: the PDF scales it up without blurring."""
+    return segno.make(url, error="m").png_data_uri(scale=1, border=0)
 
 
 def _render(template: str, paper: str, **context: Any) -> bytes:
