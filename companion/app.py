@@ -74,22 +74,12 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages and the score sheets."""
-    from companion import api
+    from companion import api, pages, sheet_views
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only, and it uses no cookies
-    try:  # TODO(backend): remove once pages.py and sheet_views.py exist
-        from companion import pages
-
-        app.register_blueprint(pages.bp)
-    except ImportError:
-        pass
-    try:
-        from companion import sheet_views
-
-        app.register_blueprint(sheet_views.bp)
-    except ImportError:
-        pass
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(sheet_views.bp)
 
 
 def _wants_json() -> bool:
