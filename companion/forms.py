@@ -43,7 +43,7 @@ class MatchForm(FlaskForm):
         max_entries=MAX_SEATS,
     )
     first_dealer = RadioField(
-        _l("Deals first"), choices=[(str(i), str(i + 1)) for i in range(MAX_SEATS)], default="0"
+        _l("Deals first"), choices=[str(i) for i in range(MAX_SEATS)], default="0"
     )
     games = IntegerField(
         _l("Games"),
@@ -99,9 +99,7 @@ class MultiCheckboxField(SelectMultipleField):
 class GameForm(FlaskForm):
     """Enter or correct one game: bonus cards, each player's table and hand, the ending."""
 
-    bonus_cards = MultiCheckboxField(
-        _l("Bonus cards"), choices=[(c.id, c.name) for c in BONUS_CARDS.values()]
-    )
+    bonus_cards = MultiCheckboxField(_l("Bonus cards"), choices=list(BONUS_CARDS))
     players = FieldList(FormField(PlayerEntry), min_entries=2, max_entries=MAX_SEATS)
     went_out = RadioField(_l("Who went out?"), choices=[], validate_choice=False)
     last_discard = StringField(_l("Their last card"))
@@ -111,7 +109,7 @@ class GameForm(FlaskForm):
         self.names = list(names)
         while len(self.players) < len(self.names):
             self.players.append_entry()
-        self.went_out.choices = [(n, n) for n in self.names] + [(DRAW_PILE, DRAW_PILE)]
+        self.went_out.choices = [*self.names, DRAW_PILE]
         self.form_errors: list[str] = []
 
     def round_document(self) -> dict[str, Any]:
