@@ -6,7 +6,9 @@ SQLite in the instance folder by default; PostgreSQL (psycopg 3) when
 
 from __future__ import annotations
 
+import json
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         kwargs.setdefault("connect_args", {"check_same_thread": False})
     else:
         kwargs.setdefault("pool_pre_ping", True)
+    # Names stay readable in the database ("Béla", not "B\\u00e9la").
+    kwargs.setdefault("json_serializer", partial(json.dumps, ensure_ascii=False))
     engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
