@@ -245,3 +245,31 @@ def test_two_phones_adding_the_same_game_number_is_a_conflict_not_a_crash(app, s
         assert "reload" in caught.value.message
         assert [g.number for g in stale.rounds] == [1]  # reloaded after the rollback
     assert row_counts(session) == before
+
+
+def test_the_migrations_build_exactly_the_tables_of_the_models(app):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    with app.extensions["companion_db"].connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(context, SQLModel.metadata) == []
+
+
+def test_the_migrations_go_down_and_up_again(app):
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    from companion.db import MIGRATIONS, upgrade
+
+    engine = app.extensions["companion_db"]
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "base")
+    assert not {"match", "game", "change"} & set(inspect(engine).get_table_names())
+    upgrade(engine)
+    assert {"match", "game", "change"} <= set(inspect(engine).get_table_names())
