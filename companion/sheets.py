@@ -17,8 +17,14 @@ from typing import Any
 import jinja2
 import segno
 
-from companion.rules import BONUS_CARDS, EntryError, match_document, read_table, score_game
-from companion.rules.match import dealer_of
+from companion.rules import (
+    BONUS_CARDS,
+    EntryError,
+    dealer_of,
+    match_document,
+    read_table,
+    score_game,
+)
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R17-1

@@ -16,8 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from companion.models import TITLE_LENGTH, Change, Game, Match, utcnow
-from companion.rules import EntryError, match_document
-from companion.rules.document import check_names
+from companion.rules import EntryError, check_names, match_document
 
 # 24 random bytes = 192 bits, written as 32 URL-safe characters.
 TOKEN_BYTES = 24

@@ -8,7 +8,7 @@ from .bonus import BONUS_CARDS, Award, BonusCard
 from .cards import DECKS, Card, Joker, parse_card
 from .document import read_meld, read_table, result_json
 from .errors import EntryError
-from .match import dealer_of, left_of, standings
+from .match import check_names, dealer_of, left_of, standings
 from .melds import RUN, SET, Meld, analyse_meld
 from .referee import check_meld
 from .scoring import GameResult, PlayerScore, score_game
@@ -33,6 +33,7 @@ __all__ = [
     "Table",
     "analyse_meld",
     "check_meld",
+    "check_names",
     "dealer_of",
     "left_of",
     "match_document",
