@@ -1,0 +1,97 @@
+"""Fixtures for the browser tests: the real app in a thread, and Debian's Chromium at 390×844.
+
+The app runs with CSRF on and a temporary SQLite file, served by werkzeug on 127.0.0.1 and
+a free port; Playwright drives /usr/bin/chromium (never a downloaded browser).
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from support import unavailable
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from companion.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+class QuietHandler(WSGIRequestHandler):
+    """No access log on the test output."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Say nothing."""
+
+
+@dataclass
+class Server:
+    """The running app: its Flask object and its address."""
+
+    app: Flask
+    url: str
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The app on a temporary SQLite file, served on 127.0.0.1 in a thread."""
+    folder = tmp_path_factory.mktemp("browser")
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "DATABASE_URL": f"sqlite:///{folder / 'companion.sqlite3'}",
+            "SECRET_KEY": "browser test secret",
+        }
+    )
+    httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Server(app, f"http://127.0.0.1:{httpd.server_port}")
+    finally:
+        httpd.shutdown()
+        app.extensions["companion_db"].dispose()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        unavailable("Chromium is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright is not installed (pip install playwright)")
+    with sync_playwright() as p:
+        executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+        chromium = p.chromium.launch(executable_path=executable, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(params=["light"])
+def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A fresh phone-sized page (its own cookies and storage); page errors fail the test."""
+    context = browser.new_context(viewport=PHONE, color_scheme=request.param)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda err: errors.append(str(err)))
+    tab.set_default_timeout(10_000)
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
