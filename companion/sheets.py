@@ -33,34 +33,50 @@ NAME_LIMIT = 40
 # Above this many characters a game's bonus-card line uses the players' short labels.
 FULL_NAME_LINE = 110
 
+
+def _l(text: str) -> str:
+    """Mark text for translation (pybabel -k _l); the sheet translates it when drawn."""
+    return text
+
+
 # The house interpretations in force (rules/rummy17.md, D17-2…D17-8), in plain words.
 HOUSE_RULES: tuple[tuple[str, str], ...] = (
-    ("D17-2", "Cards anyone adds to a meld count for the player who laid that meld down."),
+    ("D17-2", _l("Cards anyone adds to a meld count for the player who laid that meld down.")),
     (
         "D17-3",
-        "A joker on the table counts as a card, in its own colour, as the value it stands "
-        "for, and as a joker.",
+        _l(
+            "A joker on the table counts as a card, in its own colour, as the value it "
+            "stands for, and as a joker."
+        ),
     ),
     (
         "D17-4",
-        "“Most”, “longest” and “highest” cards need a figure above zero; “fewest” cards go "
-        "to everyone at the lowest figure, zero included.",
+        _l(
+            "“Most”, “longest” and “highest” cards need a figure above zero; “fewest” "
+            "cards go to everyone at the lowest figure, zero included."
+        ),
     ),
-    ("D17-5", "When the draw pile runs out, nobody earns Went out and RUMMY 17 cannot apply."),
+    ("D17-5", _l("When the draw pile runs out, nobody earns Went out and RUMMY 17 cannot apply.")),
     (
         "D17-6",
-        "A joker stands for the card its meld needs; where it could go at either end of a "
-        "run, the entry says which.",
+        _l(
+            "A joker stands for the card its meld needs; where it could go at either end "
+            "of a run, the entry says which."
+        ),
     ),
     (
         "D17-7",
-        "A match is one game per player unless the table agrees otherwise; equal totals "
-        "share a rank.",
+        _l(
+            "A match is one game per player unless the table agrees otherwise; equal "
+            "totals share a rank."
+        ),
     ),
     (
         "D17-8",
-        "Entry checks: each card at most once, no joker left in a hand, whoever went out has "
-        "an empty hand, every meld legal.",
+        _l(
+            "Entry checks: each card at most once, no joker left in a hand, whoever went "
+            "out has an empty hand, every meld legal."
+        ),
     ),
 )
 
