@@ -1,0 +1,136 @@
+"""The phone itself: six players without sideways scrolling, page weight, wake lock, dark mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import store
+from companion.db import get_session
+
+SIX = ["Anna-Katharina", "Bartholomäus", "Вячеслав", "Zsófia Eleonóra", "Ødegaard", "Li"]
+BUDGET = 60 * 1024  # issue 3: the first load of the scoreboard transfers under 60 KB
+
+
+def six_player_match(server: Any, games: int = 6) -> tuple[str, str]:
+    """A 6-player match with one RUMMY 17 game and one ordinary game; (edit, view) tokens."""
+    melds = [
+        [["R1", "R2", "R3"]],
+        [["B4", "B5", "B6", "B7"]],
+        [["G8", "Y8", "K8"]],
+        [["Y10", "Y11", "Y12"]],
+        [["K13", "K14", "K15", "*K16"]],
+        [["R16", "B16", "G16"]],
+    ]
+    hands: list[Any] = [[], ["R9"], {"low": 3, "high": 4}, ["G17", "B10"], [], ["Y1"]]
+    round_doc = {
+        "game": "rummy17",
+        "bonus_cards": ["most-cards", "most-sets", "longest-run", "most-red", "went-out"],
+        "went_out": SIX[0],
+        "last_discard": "K17",
+        "players": [
+            {"name": n, "melds": m, "hand": h} for n, m, h in zip(SIX, melds, hands, strict=True)
+        ],
+    }
+    with server.app.app_context():
+        session = get_session()
+        match = store.create_match(session, players=SIX, first_dealer=SIX[4], games=games)
+        store.add_game(session, match, round_doc)
+        plain = dict(round_doc, last_discard="K16")
+        plain["players"] = [dict(p) for p in round_doc["players"]]
+        plain["players"][4] = dict(plain["players"][4], melds=[["K13", "K14", "K15", "*K12"]])
+        store.add_game(session, match, plain)
+        return match.edit_token, match.view_token
+
+
+def scroll_width(page: Any) -> int:
+    return page.evaluate("document.scrollingElement.scrollWidth")
+
+
+def test_six_players_fit_without_sideways_scrolling(server: Any, page: Any) -> None:
+    edit, view = six_player_match(server)
+    for path in (
+        f"/m/{edit}",
+        f"/v/{view}",
+        f"/m/{edit}/games/1",
+        f"/m/{edit}/games/new",
+        f"/m/{edit}/games/1/edit",
+        f"/m/{edit}/games/1/delete",
+        "/",
+    ):
+        page.goto(server.url + path)
+        assert scroll_width(page) <= 390, path
+    page.goto(f"{server.url}/m/{edit}")
+    headers = page.locator("#board thead th").all()
+    assert len(headers) == 7
+    for th in headers:  # every column header is inside the screen
+        box = th.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.locator("#board .x2").count() == 1  # game 1 was a RUMMY 17
+    rows = page.locator("#board tbody tr[data-href]").all()
+    assert all(r.bounding_box()["height"] >= 44 for r in rows)  # thumb-sized rows
+
+
+def test_scoreboard_first_load_is_light_and_stays_home(server: Any, browser: Any) -> None:
+    edit, _ = six_player_match(server)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    responses: list[Any] = []
+    page.on("response", lambda r: responses.append(r))
+    page.goto(f"{server.url}/m/{edit}", wait_until="networkidle")
+    sizes = {r.url.removeprefix(server.url): len(r.body()) for r in responses}
+    context.close()
+    total = sum(sizes.values())
+    print(f"\nscoreboard first load: {total} bytes ({total / 1024:.1f} KB): {sizes}")
+    assert set(sizes) >= {f"/m/{edit}", "/static/app.css", "/static/app.js"}
+    assert all(r.url.startswith(server.url) for r in responses)  # no request leaves the origin
+    assert total < BUDGET
+
+
+def test_wake_lock_is_taken_and_taken_again(server: Any, page: Any) -> None:
+    edit, view = six_player_match(server)
+    page.add_init_script(
+        """
+        window.__locks = 0;
+        Object.defineProperty(navigator, "wakeLock", {value: {request: function () {
+          window.__locks += 1;
+          var lock = new EventTarget();
+          lock.release = function () { lock.dispatchEvent(new Event("release")); };
+          window.__lock = lock;
+          return Promise.resolve(lock);
+        }}});
+        """
+    )
+    page.goto(f"{server.url}/v/{view}")
+    page.wait_for_function("window.__locks === 1")
+    # The browser releases the lock when the page is hidden; coming back takes it again.
+    page.evaluate("window.__lock.release(); document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("window.__locks === 2")
+    page.goto(server.url + "/")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__locks") == 0  # the home page does not keep the screen on
+
+
+def test_copy_buttons_copy_the_links(server: Any, browser: Any) -> None:
+    edit, view = six_player_match(server)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page = context.new_page()
+    page.goto(f"{server.url}/m/{edit}")
+    page.click("[data-copy=view-link]")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{server.url}/v/{view}"
+    page.click("[data-copy=edit-link]")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{server.url}/m/{edit}"
+    context.close()
+
+
+def test_dark_mode_follows_the_system(server: Any, browser: Any) -> None:
+    edit, _ = six_player_match(server)
+    colours = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{server.url}/m/{edit}")
+        colours[scheme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        context.close()
+    assert colours["light"] != colours["dark"]
+    assert colours["dark"] == "rgb(18, 21, 19)"
