@@ -193,3 +193,15 @@ def test_bad_documents_raise_the_rules_cores_entry_error(doc: object, message: s
 def test_unknown_paper_is_bad_input() -> None:
     with pytest.raises(EntryError, match="a4 or letter"):
         match_sheet(sample_match(2, 1), paper="a5")
+
+
+def test_text_is_set_in_dejavu_embedded_in_the_pdf(big_a4: bytes) -> None:
+    # Fonts come from the system (fonts-dejavu-core) or static/fonts, never the network.
+    fonts = reader(big_a4).pages[0]["/Resources"]["/Font"]
+    names = {str(f.get_object()["/BaseFont"]) for f in fonts.values()}
+    assert names and all("DejaVu" in n for n in names), names
+    assert all(
+        "/FontFile2" in f.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+        for f in fonts.values()
+        if "/DescendantFonts" in f.get_object()
+    )
