@@ -350,10 +350,12 @@ def place_error(form: GameForm, err: EntryError) -> None:
 def delete_game(edit: str, number: int) -> Response | str:
     """Ask first (GET), then delete the game (POST); later games move up one number."""
     match = _by_edit(edit)
-    _round_info(match, number)
+    info = _round_info(match, number)
     form = ConfirmForm()
     if request.method == "POST" and form.validate():
         store.delete_game(get_session(), match, number)
         flash(_("Game %(n)s deleted.", n=number))
         return redirect(url_for(".scoreboard", edit=edit))
-    return render_template("delete.html", match=match, number=number, form=form)
+    return render_template(
+        "delete.html", match=match, number=number, form=form, info=info, players=match.players
+    )

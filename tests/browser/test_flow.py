@@ -18,11 +18,11 @@ NAMES = ["Zsófi", "Márk", "Лили"]
 SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: save a screenshot at each step
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, full: bool = True) -> None:
     """Keep a picture of this step when COMPANION_SHOTS names a folder."""
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=full)
 
 
 def totals(page: Any) -> list[int]:
@@ -235,6 +235,7 @@ def test_a_three_game_series_on_a_phone(server: Any, page: Any) -> None:
     assert page.locator("#board tbody tr").nth(1).locator(".x2").count() == 1
     assert page.locator("#board .x2").count() == 1
     shot(page, "04-scoreboard")
+    shot(page, "tour", full=False)  # docs/tour.png
 
     # The read-only link shows everything and can change nothing.
     view = page.input_value("#view-link")
