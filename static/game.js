@@ -291,6 +291,7 @@
       var c = b.getAttribute("data-c");
       var on = s.mode === "set" ? s.colours.indexOf(c) >= 0 || s.joker === c : s.colour === c;
       b.setAttribute("aria-pressed", String(on));
+      b.classList.toggle("jk", s.mode === "set" && s.joker === c);
     });
     var lo = Math.min(s.first, s.last || s.first), hi = Math.max(s.first, s.last || s.first);
     $$("#picker [data-v]").forEach(function (b) {
@@ -298,6 +299,7 @@
       var on = s.mode === "run" ? v === s.first || v === s.last : s.mode === "set" && v === s.value;
       b.setAttribute("aria-pressed", String(on));
       b.classList.toggle("in", s.mode === "run" && s.first !== null && v > lo && v < hi);
+      b.classList.toggle("jk", s.mode === "run" && v === s.joker);
     });
     var joker = $("#picker [data-joker]");
     joker.disabled = kind !== "melds";
