@@ -176,7 +176,7 @@
   function renderPreview(result) {
     var out = $("#preview");
     out.textContent = "";
-    out.appendChild(el("h2", null, $("#preview-button").textContent));
+    out.appendChild(el("h2", null, T.preview));
     if (result.rummy17) out.appendChild(el("p", "notice", T.doubled));
     var table = el("table", "figs");
     var head = el("tr");
@@ -209,6 +209,11 @@
     event.preventDefault();
     clearLive();
     $("#preview").classList.add("hidden");
+    var both = $$("fieldset.player").filter(function (fs) {
+      return $("input[name$='-hand']", fs).value.trim() &&
+        (+$("input[name$='-low']", fs).value > 0 || +$("input[name$='-high']", fs).value > 0);
+    });
+    if (both.length) return both.forEach(function (fs) { say($("input[name$='-hand']", fs).id, T.both); });
     post(form.getAttribute("data-score-url"), roundDocument()).then(function (answer) {
       if (answer.status === 200) return renderPreview(answer.data);
       if (answer.data && answer.data.error) place(answer.data.error);

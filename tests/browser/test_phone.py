@@ -134,3 +134,26 @@ def test_dark_mode_follows_the_system(server: Any, browser: Any) -> None:
         context.close()
     assert colours["light"] != colours["dark"]
     assert colours["dark"] == "rgb(18, 21, 19)"
+
+
+def test_a_game_can_be_entered_without_javascript(server: Any, browser: Any) -> None:
+    edit, _ = six_player_match(server)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{server.url}/m/{edit}/games/new")
+    assert page.locator("[data-pick]").first.is_hidden()  # the picker needs JavaScript
+    page.fill("#players-0-melds", "R1 R2 R3")
+    page.click("#draw")  # the server draws five bonus cards and keeps what was typed
+    assert page.locator("input[name=bonus_cards]:checked").count() == 5
+    assert page.input_value("#players-0-melds") == "R1 R2 R3"
+    for i in range(1, 6):
+        page.fill(f"#players-{i}-low", str(i))
+    page.check(f"input[name=went_out][value='{SIX[0]}']")
+    page.fill("#last_discard", "Y17")
+    page.click("#preview-button")
+    assert "Preview (not saved)" in page.inner_text("#preview")
+    assert page.locator("#r17").is_visible()  # RUMMY 17 shown before saving (R17-15a)
+    page.click("#save-button")
+    assert page.url == f"{server.url}/m/{edit}"
+    assert page.locator("#board .x2").count() == 2
+    context.close()
