@@ -106,12 +106,18 @@ def index() -> Response | tuple[str, int]:
     return render_template("index.html", form=form, matches=matches), status
 
 
+def _sentence(message: str) -> str:
+    """The rules core writes messages to follow a name; alone they start with a capital."""
+    return message[:1].upper() + message[1:]
+
+
 def _place_name_error(form: MatchForm, err: EntryError) -> None:
-    for entry in form.names:
+    # Last first: of two equal names, the second one is the one to change.
+    for entry in reversed(form.names):
         if err.player and (entry.data or "").strip().casefold() == err.player.casefold():
-            entry.errors = [*entry.errors, err.message]
+            entry.errors = [*entry.errors, _sentence(err.message)]
             return
-    form.form_errors.append(err.message)
+    form.form_errors.append(_sentence(err.message))
 
 
 # --- Scoreboard ------------------------------------------------------------------------------
@@ -319,8 +325,7 @@ def _check_entries(form: GameForm) -> bool:
 
 def _short(message: str, name: str) -> str:
     """Shown next to a player's own field, the message need not repeat their name."""
-    message = GAME_PREFIX.sub("", message).removeprefix(f"{name}, ")
-    return message[:1].upper() + message[1:]
+    return _sentence(GAME_PREFIX.sub("", message).removeprefix(f"{name}, "))
 
 
 def place_error(form: GameForm, err: EntryError) -> None:
@@ -336,11 +341,11 @@ def place_error(form: GameForm, err: EntryError) -> None:
                 _add(entry.hand, message)
             return
     if err.rule == "R17-3":
-        _add(form.bonus_cards, message)
+        _add(form.bonus_cards, _sentence(message))
     elif message.startswith("the last discard") or err.rule == "R17-15":
-        _add(form.last_discard, message)
+        _add(form.last_discard, _sentence(message))
     else:
-        form.form_errors.append(message)
+        form.form_errors.append(_sentence(message))
 
 
 # --- Delete ----------------------------------------------------------------------------------

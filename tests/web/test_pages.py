@@ -124,6 +124,13 @@ def test_start_errors_keep_the_names(
         assert f'value="{name}"' in page
 
 
+def test_a_name_used_twice_is_marked_at_the_second(client: FlaskClient) -> None:
+    data = {"names-0": "Anna", "names-1": "Béla", "names-2": "ANNA", "first_dealer": "0"}
+    page = client.post("/", data=data).get_data(as_text=True)
+    assert 'id="names-2-error"' in page and 'id="names-0-error"' not in page
+    assert "The name ANNA is used twice" in page
+
+
 def test_number_of_games_can_be_set(client: FlaskClient) -> None:
     edit = start(client, NAMES, games="5")
     assert "Game 1 of 5" in client.get(f"/m/{edit}").get_data(as_text=True)
