@@ -337,6 +337,8 @@ def test_read_only_view_changes_nothing(client: FlaskClient, played: str) -> Non
         assert client.post(path, data={}).status_code in (404, 405)
     page = client.get(f"/v/{view}").get_data(as_text=True)
     assert f"/v/{view}/sheet.pdf" in page and f"/v/{view}.json" in page
+    for link in (f"/v/{view}/sheet.pdf", f"/v/{view}.json"):  # the links lead somewhere
+        assert client.get(link).status_code == 200
     assert "Read-only" in page
     for path in (f"/v/{view}/games/new", f"/v/{view}/games/1/edit", f"/v/{view}/games/1/delete"):
         assert client.post(path, data={}).status_code in (404, 405)
