@@ -59,7 +59,11 @@ def read_meld(raw: object, *, player: str | None = None, number: int | None = No
     prefix = where(player, number)
     if not isinstance(raw, list):
         raise EntryError(f"{prefix}a meld is a list of cards", player=player, meld=number)
-    tokens = [parse_card(c, prefix=prefix) for c in raw]
+    try:
+        tokens = [parse_card(c, prefix=prefix) for c in raw]
+    except EntryError as err:
+        err.player, err.meld = player, number
+        raise
     try:
         meld = analyse_meld(tokens)
     except MeldError as err:
@@ -100,7 +104,11 @@ def _read_hand(raw: object, name: str) -> Hand:
         )
     cards: list[Card] = []
     for c in raw:
-        token = parse_card(c, prefix=prefix)
+        try:
+            token = parse_card(c, prefix=prefix)
+        except EntryError as err:
+            err.player = name
+            raise
         if isinstance(token, Joker):
             raise EntryError(
                 f"{prefix}{token.bare} is a joker, and a joker never stays in a "
@@ -246,7 +254,11 @@ def _read_ending(doc: Mapping[str, Any], seats: Sequence[Seat]) -> tuple[str | N
             player=went_out,
             rule="R17-15",
         )
-    last = parse_card(raw_last, prefix="the last discard: ")
+    try:
+        last = parse_card(raw_last, prefix="the last discard: ")
+    except EntryError as err:
+        err.extra["field"] = "last_discard"
+        raise
     if isinstance(last, Joker):
         raise EntryError(
             f"the last discard cannot be the joker {last.bare}: a joker never "

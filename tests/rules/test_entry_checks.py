@@ -94,7 +94,15 @@ def test_an_unknown_card_or_a_value_out_of_range(card, words):
     doc["players"][1]["hand"] = ["B3", card]
     err = refused(doc)
     assert err.message.startswith(f"Béla's hand: {card}") and words in err.message
-    assert err.card == card
+    assert (err.card, err.player) == (card, "Béla")
+
+
+def test_an_unknown_card_in_a_meld_names_player_and_meld():
+    doc = base()
+    doc["players"][0]["melds"][1] = ["Y8", "B8", "Q8"]
+    err = refused(doc)
+    assert err.message.startswith("Anna, meld 2: Q8 is not a card")
+    assert (err.player, err.meld, err.card) == ("Anna", 2, "Q8")
 
 
 @pytest.mark.parametrize(
