@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,3 +36,17 @@ def subset(expected: object, got: object) -> bool:
             isinstance(got, list) and len(expected) == len(got) and all(map(subset, expected, got))
         )
     return expected == got
+
+
+def run_companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the ``companion`` command as a user would; it must never print a traceback."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr + proc.stdout
+    return proc

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
-from support import DATA, load, subset
+from support import DATA, load, run_companion, subset
 
 from companion.rules import EntryError, score_document
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr + proc.stdout
+    proc = run_companion(*args, stdin=stdin)
     return proc.returncode, json.loads(proc.stdout)
 
 

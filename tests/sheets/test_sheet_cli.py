@@ -3,27 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from pdfcheck import A4, LETTER, page_sizes, reader, same_size, text
-from support import DATA, load
+from support import DATA, load, run_companion
 
 from companion.rules import match_document
 
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr + proc.stdout
-    return proc
+run = run_companion
 
 
 def test_pdf_of_the_example_match(tmp_path: Path) -> None:
