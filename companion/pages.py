@@ -29,7 +29,7 @@ from companion import store
 from companion.db import get_session
 from companion.forms import DRAW_PILE, ConfirmForm, GameForm, MatchForm
 from companion.models import Match
-from companion.rules import BONUS_CARDS, EntryError, read_meld, score_document
+from companion.rules import BONUS_CARDS, EntryError, doubles, read_meld, score_document
 
 bp = Blueprint("pages", __name__)
 
@@ -292,10 +292,9 @@ def _has_errors(form: GameForm) -> bool:
 
 
 def _is_seventeen(form: GameForm) -> bool:
-    """R17-15a: a last card of value 17 doubles the game (shown before saving)."""
-    last = (form.last_discard.data or "").strip().upper()
+    """R17-15a, asked of the rules core: shown before saving."""
     went_out = form.went_out.data not in (None, "", DRAW_PILE)
-    return went_out and bool(re.fullmatch(r"[RBGYK]17", last))
+    return doubles(form.went_out.data if went_out else None, form.last_discard.data)
 
 
 def _add(field: Any, message: str) -> None:
@@ -330,22 +329,15 @@ def _short(message: str, name: str) -> str:
 
 def place_error(form: GameForm, err: EntryError) -> None:
     """Show an ``EntryError`` next to the field it is about: a meld, a hand, the last card."""
-    message = GAME_PREFIX.sub("", err.message)
-    for name, entry in zip(form.names, form.players, strict=False):
-        if err.player == name or message.startswith((f"{name}, ", f"{name}'s ", f"{name} ")):
-            if err.meld is not None or message.startswith(f"{name}, meld "):
-                _add(entry.melds, _short(message, name))
-            elif err.rule == "R17-15":
-                _add(form.last_discard, message)
-            else:
-                _add(entry.hand, message)
-            return
-    if err.rule == "R17-3":
-        _add(form.bonus_cards, _sentence(message))
-    elif message.startswith("the last discard") or err.rule == "R17-15":
-        _add(form.last_discard, _sentence(message))
+    message = _sentence(GAME_PREFIX.sub("", err.message))
+    field = err.extra.get("field")
+    if field in ("bonus_cards", "last_discard", "went_out"):
+        _add(getattr(form, field), message)
+    elif err.player in form.names:
+        entry = form.players[form.names.index(err.player)]
+        _add(entry.melds if err.meld is not None else entry.hand, _short(err.message, err.player))
     else:
-        form.form_errors.append(_sentence(message))
+        form.form_errors.append(message)
 
 
 # --- Delete ----------------------------------------------------------------------------------

@@ -75,22 +75,19 @@
   });
   function place(err) {
     var msg = err.message.replace(/^game \d+: /, "");
+    msg = msg.charAt(0).toUpperCase() + msg.slice(1);
+    if (err.field === "bonus_cards") return say("bonus_cards", msg);
+    if (err.field === "last_discard") return say(last.id, msg);
     var sets = $$("fieldset.player");
     for (var i = 0; i < sets.length; i++) {
       var name = sets[i].getAttribute("data-name");
-      if (err.player === name || [name + ", ", name + "'s ", name + " "].some(function (p) {
-        return msg.indexOf(p) === 0;
-      })) {
-        if (err.meld || msg.indexOf(name + ", meld ") === 0) {
-          var short = msg.replace(name + ", ", "");
-          return say($("textarea", sets[i]).id, short.charAt(0).toUpperCase() + short.slice(1));
-        }
-        if (err.rule === "R17-15") return say(last.id, msg);
-        return say($("input[name$='-hand']", sets[i]).id, msg);
+      if (err.player !== name) continue;
+      if (err.meld) {
+        var short = msg.replace(name + ", ", "");
+        return say($("textarea", sets[i]).id, short.charAt(0).toUpperCase() + short.slice(1));
       }
+      return say($("input[name$='-hand']", sets[i]).id, msg);
     }
-    if (err.rule === "R17-3") return say("bonus_cards", msg);
-    if (msg.indexOf("the last discard") === 0 || err.rule === "R17-15") return say(last.id, msg);
     say("form", msg);
   }
   var top = el("ul", "errors error-box hidden");

@@ -6,7 +6,7 @@ the score sheets all call these functions, so every rule exists once.
 
 from .bonus import BONUS_CARDS, Award, BonusCard
 from .cards import DECKS, Card, Joker, parse_card
-from .document import read_meld, read_table, result_json
+from .document import doubles, read_meld, read_table, result_json
 from .errors import EntryError
 from .match import check_names, dealer_of, left_of, standings
 from .melds import RUN, SET, Meld, analyse_meld
@@ -35,6 +35,7 @@ __all__ = [
     "check_meld",
     "check_names",
     "dealer_of",
+    "doubles",
     "left_of",
     "match_document",
     "parse_card",

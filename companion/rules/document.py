@@ -6,7 +6,8 @@ Reading applies every entry check of D17-8 and refuses a malformed document with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from .bonus import BONUS_CARDS, Award
@@ -21,6 +22,16 @@ from .tiles import RoundOutcome
 ROUND_KEYS = {"game", "bonus_cards", "went_out", "last_discard", "players", "options"}
 PLAYER_KEYS = {"name", "melds", "hand"}
 OPTIONS: dict[str, Any] = {}  # Rummy 17 has no house-rule switches yet (README, "Options")
+
+
+@contextmanager
+def about(field: str) -> Iterator[None]:
+    """Tag an ``EntryError`` with the document field it is about, for forms to place it."""
+    try:
+        yield
+    except EntryError as err:
+        err.extra.setdefault("field", field)
+        raise
 
 
 def _object(doc: object, what: str) -> Mapping[str, Any]:
@@ -158,6 +169,7 @@ def _check_unique(seats: Sequence[Seat], last: Card | None) -> None:
         raise EntryError(
             f"the last discard {last.text} also lies in {seen[last.text]}; each card exists "
             f"once (D17-8)",
+            extra={"field": "last_discard"},
             card=last.text,
             rule="D17-8",
         )
@@ -185,7 +197,8 @@ def read_table(
             "the round's players must be the match's players in the same seat "
             f"order: {', '.join(names)}"
         )
-    bonus = _read_bonus_cards(doc.get("bonus_cards"))
+    with about("bonus_cards"):
+        bonus = _read_bonus_cards(doc.get("bonus_cards"))
     seats = []
     for name, raw in zip(seat_names, raw_players, strict=True):
         melds_raw = raw.get("melds", [])
@@ -230,13 +243,15 @@ def _read_ending(doc: Mapping[str, Any], seats: Sequence[Seat]) -> tuple[str | N
                 "last_discard is only given when a player went out; the draw "
                 "pile ran out (went_out is null) (R17-15b)",
                 rule="R17-15",
+                extra={"field": "last_discard"},
             )
         return None, None
     by_name = {s.name: s for s in seats}
     if not isinstance(went_out, str) or went_out.strip() not in by_name:
         raise EntryError(
             f"went_out names {went_out!r}, who is not a player here; the players "
-            f"are {', '.join(by_name)}"
+            f"are {', '.join(by_name)}",
+            extra={"field": "went_out"},
         )
     went_out = went_out.strip()
     hand = by_name[went_out].hand
@@ -248,17 +263,18 @@ def _read_ending(doc: Mapping[str, Any], seats: Sequence[Seat]) -> tuple[str | N
             player=went_out,
             rule="D17-8",
         )
-    if raw_last is None:
+    with about("last_discard"):
+        return went_out, _read_last_discard(raw_last, went_out)
+
+
+def _read_last_discard(raw: object, went_out: str) -> Card:
+    if raw is None:
         raise EntryError(
             f"{went_out} went out: which card did they discard last? (last_discard, R17-15a)",
             player=went_out,
             rule="R17-15",
         )
-    try:
-        last = parse_card(raw_last, prefix="the last discard: ")
-    except EntryError as err:
-        err.extra["field"] = "last_discard"
-        raise
+    last = parse_card(raw, prefix="the last discard: ")
     if isinstance(last, Joker):
         raise EntryError(
             f"the last discard cannot be the joker {last.bare}: a joker never "
@@ -266,7 +282,18 @@ def _read_ending(doc: Mapping[str, Any], seats: Sequence[Seat]) -> tuple[str | N
             card=last.bare,
             rule="R17-13",
         )
-    return went_out, last
+    return last
+
+
+def doubles(went_out: str | None, last_discard: str | None) -> bool:
+    """R17-15a for a form being filled in: did someone go out on a 17? Unreadable means no."""
+    if not went_out or not last_discard:
+        return False
+    try:
+        card = parse_card(last_discard)
+    except EntryError:
+        return False
+    return isinstance(card, Card) and card.value == 17
 
 
 def score_rummy17(doc: object, names: Sequence[str] | None = None) -> RoundOutcome:

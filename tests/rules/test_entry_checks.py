@@ -195,3 +195,27 @@ def test_hand_short_form_must_be_whole_numbers():
     doc = base()
     doc["players"][1]["hand"] = {"low": -1, "high": 2}
     assert "whole number" in refused(doc).message
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d.update(bonus_cards=["most-cards"]), "bonus_cards"),
+        (lambda d: d.update(last_discard="R4"), "last_discard"),
+        (lambda d: d.update(last_discard="*K"), "last_discard"),
+        (lambda d: d.pop("last_discard"), "last_discard"),
+        (lambda d: d.update(last_discard="Q1"), "last_discard"),
+        (lambda d: d.update(went_out="Zoli"), "went_out"),
+    ],
+)
+def test_errors_about_a_document_field_name_it_for_forms(change, field):
+    doc = base()
+    change(doc)
+    assert refused(doc).extra["field"] == field
+
+
+def test_R17_15a_doubles_answers_for_a_form_being_filled_in():
+    from companion.rules import doubles
+
+    assert doubles("Anna", "k17") and not doubles("Anna", "K16")
+    assert not doubles(None, "K17") and not doubles("Anna", "") and not doubles("Anna", "K99")
