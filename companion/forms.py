@@ -19,6 +19,8 @@ from wtforms import (
     FormField,
     IntegerField,
     RadioField,
+    SelectChoice,
+    SelectField,
     SelectMultipleField,
     StringField,
     TextAreaField,
@@ -165,3 +167,26 @@ def read_hand(entry: Any) -> list[str] | dict[str, int]:
 
 class ConfirmForm(FlaskForm):
     """An empty form that only carries the CSRF token: confirm a deletion."""
+
+
+class CheckForm(FlaskForm):
+    """The referee's question: is this meld legal? A GET form that changes nothing."""
+
+    class Meta:
+        csrf = False  # read-only: it stores nothing, and a verdict should be linkable
+
+    game = SelectField(
+        _l("Game"),
+        choices=[
+            SelectChoice("rummy17", _l("Rummy 17")),
+            SelectChoice("rummikub", _l("Rummikub")),
+            SelectChoice("rummy-o", _l("Deluxe Rummy-O")),
+            SelectChoice("manipulation", _l("Manipulation Rummy")),
+        ],
+        default="rummy17",
+    )
+    cards = StringField(_l("The meld"), validators=[Length(max=200)])
+
+    def tokens(self) -> list[str]:
+        """The cards as typed, split on spaces, commas or semicolons."""
+        return [t for t in SEPARATORS.split(self.cards.data or "") if t]
