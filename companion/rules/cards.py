@@ -102,8 +102,6 @@ class Joker:
         """The joker with its stand-in if known: ``*R6``, ``*R``, ``*``, ``*QH``."""
         if self.stands_for is None:
             return self.bare
-        if self.game == "rummy17":
-            return "*" + self.stands_for.text
         return "*" + self.stands_for.text
 
     @property

@@ -13,7 +13,7 @@ from typing import Any
 from .bonus import BONUS_CARDS, Award
 from .cards import Card, Joker, Token, parse_card
 from .errors import EntryError, where
-from .match import check_names
+from .match import check_names, check_seats
 from .melds import Meld, MeldError, analyse_meld
 from .scoring import GameResult, score_game
 from .table import Hand, Seat, Table
@@ -192,11 +192,7 @@ def read_table(
     for i, p in enumerate(raw_players, start=1):
         _keys(_object(p, f"player {i}"), PLAYER_KEYS, f"player {i}")
     seat_names = check_names([p.get("name") for p in raw_players])
-    if names is not None and tuple(seat_names) != tuple(names):
-        raise EntryError(
-            "the round's players must be the match's players in the same seat "
-            f"order: {', '.join(names)}"
-        )
+    check_seats(seat_names, names)
     with about("bonus_cards"):
         bonus = _read_bonus_cards(doc.get("bonus_cards"))
     seats = []

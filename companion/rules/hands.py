@@ -13,7 +13,7 @@ from typing import Any
 
 from .cards import Card, Joker, Token, parse_card
 from .errors import EntryError
-from .match import check_names
+from .match import check_names, check_seats
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,7 @@ def read_holdings(
         rule=limits.player_rule,
         game=limits.label,
     )
-    if names is not None and tuple(seat_names) != tuple(names):
-        raise EntryError(
-            "the round's players must be the match's players in the same seat "
-            f"order: {', '.join(names)}"
-        )
+    check_seats(seat_names, names)
     out = []
     for name, p in zip(seat_names, raw, strict=True):
         cards = p.get(field, [])

@@ -46,6 +46,15 @@ def check_names(
     return tuple(out)
 
 
+def check_seats(seats: Sequence[str], names: Sequence[str] | None) -> None:
+    """A round of a match seats the match's players, in the match's order (R17-2, R17-6)."""
+    if names is not None and tuple(seats) != tuple(names):
+        raise EntryError(
+            "the round's players must be the match's players in the same seat "
+            f"order: {', '.join(names)}"
+        )
+
+
 def dealer_of(seats: Sequence[str], first_dealer: str, number: int) -> str:
     """The dealer of game ``number`` (1-based): the deal passes clockwise each game (R17-2)."""
     start = seats.index(first_dealer)

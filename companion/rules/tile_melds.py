@@ -132,6 +132,8 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
     if not readings:
         reason, rule = _reason(numbers, len(tokens), style)
         return {"valid": False, "kind": None, "reason": reason, "rule": rule}
+    # Mostly jokers (R5 * *) can read as a group or a run: each reading names its own kind,
+    # and the headline kind stays one of the contract's two values.
     kinds = {k for k, _ in readings.values()}
     out: dict[str, Any] = {"valid": True, "kind": kinds.pop() if len(kinds) == 1 else "set"}
     if len(readings) == 1:
