@@ -1,46 +1,66 @@
 """The rules core: the rules of the games as pure code.
 
 Nothing here imports a web, database or PDF library; the CLI, the web pages, the JSON API and
-the score sheets all call these functions, so every rule exists once.
+the score sheets all call these functions, so every rule exists once. Every game is reached
+through ``get_game(id)`` (``game.py``); problems come back as codes with parameters
+(``errors.py``) rendered to words by ``messages.render``.
 """
 
-from .bonus import BONUS_CARDS, Award, BonusCard
 from .cards import DECKS, Card, Joker, parse_card
-from .document import doubles, read_meld, read_table, result_json
-from .errors import EntryError
-from .match import check_names, dealer_of, left_of, standings
-from .melds import RUN, SET, Meld, analyse_meld
-from .referee import check_meld
-from .scoring import GameResult, PlayerScore, score_game
+from .errors import Collector, EntryError, Problem
+from .game import Column, Decision, Game, RoundOutcome, games, get_game
+from .messages import ENGLISH, Translator, render
+from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
+from .rummy17.document import doubles, read_meld, read_table, result_json
+from .rummy17.melds import RUN, SET, Meld, analyse_meld
+from .rummy17.scoring import GameResult, PlayerScore, score_game
+from .rummy17.table import Hand, Seat, Table
+from .seating import check_names, dealer_of, left_of, standings
 from .series import match_document, score_document
-from .table import Hand, Seat, Table
+
+
+def check_meld(game: str, cards: list[object]) -> dict[str, object]:
+    """The contract's ``check``: the verdict of ``game`` on one meld."""
+    return get_game(game).check_meld(cards)
+
 
 __all__ = [
     "BONUS_CARDS",
     "DECKS",
+    "ENGLISH",
     "RUN",
     "SET",
     "Award",
     "BonusCard",
     "Card",
+    "Collector",
+    "Column",
+    "Decision",
     "EntryError",
+    "Game",
     "GameResult",
     "Hand",
     "Joker",
     "Meld",
     "PlayerScore",
+    "Problem",
+    "RoundOutcome",
     "Seat",
     "Table",
+    "Translator",
     "analyse_meld",
     "check_meld",
     "check_names",
     "dealer_of",
     "doubles",
+    "games",
+    "get_game",
     "left_of",
     "match_document",
     "parse_card",
     "read_meld",
     "read_table",
+    "render",
     "result_json",
     "score_document",
     "score_game",

@@ -1,48 +1,204 @@
-"""The one exception the rules core raises for input a player must correct."""
+"""Entry problems: codes with parameters, rendered to words by ``messages.render``.
+
+The rules core never builds a sentence where it finds a problem: it names the problem
+(``card-twice``) and gives what the sentence needs (``card``, ``player``, ``meld``,
+``other``). Shells place a problem by its fields and show it in the table's language; nobody
+cuts a message string apart.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .messages import ENGLISH, Translator, location, render
+
+#: Fields of a problem that say where it is; shown as JSON keys next to ``message``.
+PLACES = ("player", "meld", "card", "rule", "field", "round")
+
 
 @dataclass
-class EntryError(Exception):
-    """Bad input: a document, card or meld that breaks an entry check (D17-8).
+class Problem:
+    """One thing wrong with an entry: a code, its parameters and where it is."""
 
-    ``message`` is written for the people at the table and names the player, meld and
-    card concerned; the other fields repeat them for programs.
-    """
-
-    message: str
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
     player: str | None = None
     meld: int | None = None
     card: str | None = None
     rule: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    field: str | None = None
+    round: int | None = None
 
-    def __post_init__(self) -> None:
-        super().__init__(self.message)
+    def reason(self, tr: Translator = ENGLISH) -> str:
+        """The problem in words, without saying where (for a message next to its field)."""
+        return render(self.code, self._values(), tr)
 
-    def __str__(self) -> str:
-        return self.message
+    def message(self, tr: Translator = ENGLISH) -> str:
+        """The problem in words, saying where: ``"round 2: Béla, meld 2: R5 appears twice"``."""
+        if " " in self.code:  # LEGACY: the sentence already says where
+            return (f"game {self.round}: " if self.round else "") + self.reason(tr)
+        return location(self.round, self.player, self.meld, self.field, tr) + self.reason(tr)
 
-    def to_json(self) -> dict[str, Any]:
-        """The contract's error object: ``{"error": {"message": ..., ...}}``."""
-        body: dict[str, Any] = {"message": self.message}
-        for key in ("player", "meld", "card", "rule"):
+    def _values(self) -> dict[str, Any]:
+        values = {k: getattr(self, k) for k in PLACES if getattr(self, k) is not None}
+        values.update(self.params)
+        return values
+
+    def to_json(self, tr: Translator = ENGLISH) -> dict[str, Any]:
+        """The contract's error fields: ``message``, the places, and ``code``/``params``."""
+        body: dict[str, Any] = {"message": self.message(tr), "code": self.code}
+        for key in PLACES:
             value = getattr(self, key)
             if value is not None:
                 body[key] = value
-        body.update(self.extra)
+        if self.params:
+            body["params"] = dict(self.params)
+        return body
+
+
+class EntryError(Exception):
+    """Bad input: every problem found in a document, card or meld (D17-8, DK-4, DO-6, DM-8).
+
+    ``EntryError("card-twice", card="R5", player="Béla", meld=2, other="Anna's meld 1")``
+    raises one problem; ``EntryError.of(problems)`` raises several found at once.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        /,
+        *,
+        player: str | None = None,
+        meld: int | None = None,
+        card: str | None = None,
+        rule: str | None = None,
+        field: str | None = None,
+        **params: Any,
+    ) -> None:
+        params.update(params.pop("extra", None) or {})  # LEGACY
+        field = field or params.pop("field", None)
+        self.problems: list[Problem] = [Problem(code, params, player, meld, card, rule, field)]
+        super().__init__(code)
+
+    @classmethod
+    def of(cls, problems: Iterable[Problem]) -> EntryError:
+        """One error carrying several problems, in the order they were found."""
+        found = list(problems)
+        if not found:
+            raise ValueError("an EntryError needs at least one problem")
+        err = cls.__new__(cls)
+        Exception.__init__(err, found[0].code)
+        err.problems = found
+        return err
+
+    @property
+    def first(self) -> Problem:
+        return self.problems[0]
+
+    @property
+    def code(self) -> str:
+        return self.first.code
+
+    @property
+    def player(self) -> str | None:
+        return self.first.player
+
+    @player.setter
+    def player(self, value: str | None) -> None:  # LEGACY: until every raise uses codes
+        self.first.player = value
+
+    @property
+    def meld(self) -> int | None:
+        return self.first.meld
+
+    @meld.setter
+    def meld(self, value: int | None) -> None:  # LEGACY
+        self.first.meld = value
+
+    @property
+    def extra(self) -> dict[str, Any]:  # LEGACY
+        return self.first.params
+
+    @property
+    def card(self) -> str | None:
+        return self.first.card
+
+    @property
+    def rule(self) -> str | None:
+        return self.first.rule
+
+    @property
+    def message(self) -> str:
+        """The first problem in English, saying where (what a terminal shows)."""
+        return self.first.message()
+
+    def messages(self, tr: Translator = ENGLISH) -> list[str]:
+        return [p.message(tr) for p in self.problems]
+
+    def at(self, **places: Any) -> EntryError:
+        """Fill in where every problem is, where it is not known yet; returns self."""
+        for problem in self.problems:
+            for key, value in places.items():
+                if getattr(problem, key) is None:
+                    setattr(problem, key, value)
+        return self
+
+    def __str__(self) -> str:
+        return "; ".join(self.messages())
+
+    def to_json(self, tr: Translator = ENGLISH) -> dict[str, Any]:
+        """The contract's error object: ``{"error": {"message": ..., ...}}``.
+
+        With several problems the first one fills the object, and ``problems`` lists all.
+        """
+        body = self.first.to_json(tr)
+        if len(self.problems) > 1:
+            body["problems"] = [p.to_json(tr) for p in self.problems]
         return {"error": body}
 
 
-def where(player: str | None = None, meld: int | None = None) -> str:
-    """The prefix that tells the table where a problem is: ``"Béla, meld 2: "``."""
+class Collector:
+    """Gathers the problems of a whole document, so the table sees them all at once."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    @contextmanager
+    def check(self, **places: Any) -> Iterator[None]:
+        """Run a check; its ``EntryError`` is kept (with ``places`` filled in), not raised."""
+        try:
+            yield
+        except EntryError as err:
+            self.problems.extend(err.at(**places).problems)
+
+    def add(self, err: EntryError) -> None:
+        self.problems.extend(err.problems)
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+    def raise_any(self) -> None:
+        """Raise every problem gathered so far, if there is one."""
+        if self.problems:
+            raise EntryError.of(self.problems)
+
+
+def where(player: str | None = None, meld: int | None = None) -> str:  # LEGACY
     parts = []
     if player is not None:
         parts.append(player)
     if meld is not None:
         parts.append(f"meld {meld}")
     return ", ".join(parts) + ": " if parts else ""
+
+
+@contextmanager
+def about(**places: Any) -> Iterator[None]:
+    """Tag an ``EntryError`` raised inside with where it is (a field, a player, a round)."""
+    try:
+        yield
+    except EntryError as err:
+        raise err.at(**places)

@@ -1,16 +1,27 @@
-"""Manipulation Rummy rounds and the 150-point finish (MR-8…MR-16, DM-2…DM-8)."""
+"""Manipulation Rummy (MR-1…MR-16, DM-1…DM-8): knocks, undercuts and the 150-point finish."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import Token
-from .errors import EntryError
-from .hands import Limits, face_value, named_player, read_holdings
-from .tiles import RoundOutcome
+from .cards import MANIPULATION, Token
+from .errors import Collector, EntryError
+from .game import (
+    Choice,
+    Column,
+    Count,
+    Decision,
+    Game,
+    RoundOutcome,
+    check_round_keys,
+    register_game,
+    round_object,
+)
+from .holdings import Holding, Limits, face_value, named_player, read_holdings
+from .messages import N_, register
+from .tile_melds import check_tiles
 
-LIMITS = Limits("Manipulation Rummy", (2, 5), 2, 2, "DM-8", "MR-1")
 KNOCK_LIMIT = 5  # MR-9
 UNDERCUT = 10  # MR-12
 WENT_OUT_BONUS = 25  # MR-14
@@ -18,90 +29,200 @@ TARGET = 150  # MR-16
 TARGET_BONUS = 100  # MR-16
 ROUND_WON_BONUS = 25  # MR-16
 
+register(
+    {
+        "went-out-not-knocker": N_(
+            "{winner} went out, which is their knock; {player} cannot have knocked too (DM-4)"
+        ),
+        "went-out-holds-cards": N_("{player} went out, so nothing is left in hand (MR-14)"),
+        "knock-too-high": N_(
+            "{player} knocked with a hand worth {value}; a knock needs {limit} or less (MR-9, DM-6)"
+        ),
+        "hand-empty-not-out": N_(
+            "it is empty, so {player} went out; only the player who went out holds no cards (DM-8)"
+        ),
+        "series-target-only": N_(
+            "Manipulation Rummy ends when someone reaches 150 (MR-16); it has no number of "
+            "rounds to set"
+        ),
+    }
+)
+
 
 def worth(card: Token) -> int:
     """MR-8: joker 25; J, Q, K 10; 2–10 face value; ace 1."""
     return face_value(card, joker=25, high={11: 10, 12: 10, 13: 10})
 
 
-def score_manipulation(doc: Mapping[str, Any], names: Sequence[str] | None = None) -> RoundOutcome:
-    """Score one round: the lowest hand wins the differences, plus undercut and going out."""
-    extra = sorted(set(doc) - {"game", "players", "knocked", "went_out", "options"})
-    if extra:
-        raise EntryError(
-            f"the round has an unknown field {extra[0]!r}; the fields are game, "
-            "players, knocked, went_out"
-        )
-    if doc.get("options"):
-        raise EntryError(
-            f"unknown option {next(iter(doc['options']))!r}: Manipulation Rummy "
-            "has no house-rule switches"
-        )
-    raw = doc.get("players")
-    two = isinstance(raw, list) and len(raw) == 2
-    # DM-8: one deck for two players, two decks for three or more.
-    hands = read_holdings(
-        doc,
-        game="manipulation",
-        field="hand",
-        limits=LIMITS,
-        worth=worth,
-        copies=1 if two else None,
-        names=names,
+class Manipulation(Game):
+    """Manipulation Rummy: 2–5 players, one deck (two players) or two decks with jokers."""
+
+    id = "manipulation"
+    name = N_("Manipulation Rummy")
+    seats = (2, 5)
+    seats_rule = "MR-1"
+    deck = MANIPULATION
+    holding = "hand"
+    counts = (Count("points", N_("Points in hand"), 999),)
+    endings = (
+        Choice("knocked", N_("Who knocked?"), N_("Nobody knocked"), "MR-9"),
+        Choice("went_out", N_("Who went out?"), N_("Nobody went out"), "MR-14"),
     )
-    knocked = named_player(doc.get("knocked"), hands, "knocked")
-    went_out = named_player(doc.get("went_out"), hands, "went_out")
-    by_name = {h.name: h for h in hands}
-    if went_out is not None:
-        if knocked not in (None, went_out):
-            raise EntryError(
-                f"{went_out} went out, which is their knock; {knocked} cannot have "
-                "knocked too (DM-4)",
-                player=knocked,
-                rule="DM-4",
-            )
-        if by_name[went_out].cards:
-            raise EntryError(
-                f"{went_out} went out but still holds cards (MR-14)", player=went_out, rule="MR-14"
-            )
-        knocked = went_out  # DM-4: going out is a knock with an empty hand
-    if knocked is not None and by_name[knocked].value > KNOCK_LIMIT:
-        raise EntryError(
-            f"{knocked} knocked with a hand worth {by_name[knocked].value}; a knock "
-            f"needs {KNOCK_LIMIT} or less (MR-9, DM-6)",
-            player=knocked,
-            rule="DM-6",
+    first_seat = "dealer"
+    first_seat_rule = "MR-1"
+    first_question = N_("Who deals first?")
+    rounds_per_player = False
+    series_rule = "MR-16"
+    columns = (
+        Column("hand_value", N_("Hand"), "-"),
+        Column("undercut", N_("Undercut"), "+"),
+        Column("went_out_bonus", N_("Went out"), "+"),
+        Column("score", N_("Score")),
+    )
+    round_keys = frozenset({"game", "players", "knocked", "went_out", "options"})
+    decisions = (
+        Decision("DM-1", N_("Ranks A 2–10 J Q K, suits S spades, H hearts, D diamonds, C clubs.")),
+        Decision("DM-2", N_("Only the winners of a round score; everyone else scores 0.")),
+        Decision(
+            "DM-3",
+            N_(
+                "Players tied for the lowest hand all win, but a knocker tied with anyone "
+                "loses the tie."
+            ),
+        ),
+        Decision(
+            "DM-4",
+            N_(
+                "Going out is a knock with an empty hand; its 25 points go to that player only "
+                "if they win the round."
+            ),
+        ),
+        Decision("DM-5", N_("Without a knock there is no undercut bonus.")),
+        Decision("DM-6", N_("A knock with a hand worth more than 5 is an entry error.")),
+        Decision(
+            "DM-7",
+            N_(
+                "Every winner of a round counts it as won; the 150 check is made on the totals "
+                "after each round, before the end bonuses."
+            ),
+        ),
+        Decision(
+            "DM-8",
+            N_(
+                "Entry checks: one deck for two players, two decks for more; only the player "
+                "who went out may hold no cards."
+            ),
+        ),
+    )
+
+    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
+        return check_tiles(self.id, [self.parse_card(c) for c in cards])
+
+    def check_length(self, games: int | None) -> None:
+        if games is not None:
+            raise EntryError("series-target-only", field="games", rule="MR-16")
+
+    def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
+        """The lowest hand wins the differences, plus undercut and going out."""
+        doc = round_object(doc)
+        check_round_keys(self, doc)
+        raw = doc.get("players")
+        decks = 1 if isinstance(raw, list) and len(raw) == 2 else 2  # DM-8
+        limits = Limits(self.name, self.seats, decks, decks, "DM-8", self.seats_rule)
+        hands = read_holdings(
+            doc, game=self.id, field="hand", limits=limits, worth=worth, names=names
         )
-    lowest = min(h.value for h in hands)
-    at_lowest = [h.name for h in hands if h.value == lowest]
-    if knocked in at_lowest and len(at_lowest) > 1:
-        at_lowest.remove(knocked)  # MR-13, DM-3: a knocker loses a tie
-    winners = tuple(at_lowest)
-    lines = []
-    for h in hands:
-        base = undercut = bonus = 0
-        if h.name in winners:
-            base = sum(o.value - h.value for o in hands)  # MR-11: co-winners differ by zero
-            undercut = UNDERCUT if knocked is not None and h.name != knocked else 0  # DM-5
-            bonus = WENT_OUT_BONUS if h.name == went_out else 0  # DM-4
-        lines.append(
-            {
-                "name": h.name,
-                "hand_value": h.value,
-                "score": base + undercut + bonus,
-                "undercut": undercut,
-                "went_out_bonus": bonus,
-            }
-        )
-    result = {"game": "manipulation", "winners": list(winners), "players": lines}
-    return RoundOutcome(result, {line["name"]: line["score"] for line in lines}, winners)
+        knocked, went_out = self._ending(doc, hands)
+        return self._score(hands, knocked, went_out)
+
+    def _ending(
+        self, doc: Mapping[str, Any], hands: Sequence[Holding]
+    ) -> tuple[str | None, str | None]:
+        problems = Collector()
+        knocked = went_out = None
+        with problems.check(field="knocked"):
+            knocked = named_player(doc.get("knocked"), hands, "knocked")
+        with problems.check(field="went_out"):
+            went_out = named_player(doc.get("went_out"), hands, "went_out")
+        problems.raise_any()
+        by_name = {h.name: h for h in hands}
+        if went_out is None and knocked is not None and by_name[knocked].empty:
+            went_out = knocked  # DM-4: a knock with an empty hand is going out
+        if went_out is not None:
+            if knocked not in (None, went_out):
+                problems.add(
+                    EntryError(
+                        "went-out-not-knocker",
+                        player=knocked,
+                        field="knocked",
+                        rule="DM-4",
+                        winner=went_out,
+                    )
+                )
+            if not by_name[went_out].empty:
+                problems.add(
+                    EntryError(
+                        "went-out-holds-cards", player=went_out, field="went_out", rule="MR-14"
+                    )
+                )
+            knocked = went_out  # DM-4: going out is a knock with an empty hand
+        elif knocked is not None and by_name[knocked].value > KNOCK_LIMIT:
+            problems.add(
+                EntryError(
+                    "knock-too-high",
+                    player=knocked,
+                    field="knocked",
+                    rule="DM-6",
+                    value=by_name[knocked].value,
+                    limit=KNOCK_LIMIT,
+                )
+            )
+        for h in hands:  # DM-8: only who went out may hold no cards
+            if h.empty and h.name != went_out:
+                problems.add(
+                    EntryError("hand-empty-not-out", player=h.name, field="hand", rule="DM-8")
+                )
+        problems.raise_any()
+        return knocked, went_out
+
+    def _score(
+        self, hands: Sequence[Holding], knocked: str | None, went_out: str | None
+    ) -> RoundOutcome:
+        lowest = min(h.value for h in hands)
+        at_lowest = [h.name for h in hands if h.value == lowest]
+        if knocked in at_lowest and len(at_lowest) > 1:
+            at_lowest.remove(knocked)  # MR-13, DM-3: a knocker loses a tie
+        winners = tuple(at_lowest)
+        lines = []
+        for h in hands:
+            base = undercut = bonus = 0
+            if h.name in winners:
+                base = sum(o.value - h.value for o in hands)  # MR-11: co-winners differ by 0
+                undercut = UNDERCUT if knocked is not None and h.name != knocked else 0  # DM-5
+                bonus = WENT_OUT_BONUS if h.name == went_out else 0  # DM-4
+            lines.append(
+                {
+                    "name": h.name,
+                    "hand_value": h.value,
+                    "score": base + undercut + bonus,
+                    "undercut": undercut,
+                    "went_out_bonus": bonus,
+                }
+            )
+        result = {"game": self.id, "winners": list(winners), "players": lines}
+        return RoundOutcome(result, {line["name"]: line["score"] for line in lines}, winners)
+
+    def end_bonus(
+        self, totals: Mapping[str, int], outcomes: Sequence[RoundOutcome]
+    ) -> dict[str, int] | None:
+        """MR-16, DM-7: once anyone has 150, +100 to them and +25 per round won to everyone."""
+        if max(totals.values()) < TARGET:
+            return None
+        won = {n: sum(n in o.winners for o in outcomes) for n in totals}
+        return {
+            n: (TARGET_BONUS if totals[n] >= TARGET else 0) + ROUND_WON_BONUS * won[n]
+            for n in totals
+        }
 
 
-def end_bonus(totals: Mapping[str, int], rounds_won: Mapping[str, int]) -> dict[str, int] | None:
-    """MR-16, DM-7: once anyone has 150, +100 to them and +25 per round won to everyone."""
-    if max(totals.values()) < TARGET:
-        return None
-    return {
-        n: (TARGET_BONUS if totals[n] >= TARGET else 0) + ROUND_WON_BONUS * rounds_won[n]
-        for n in totals
-    }
+GAME = register_game(Manipulation())

@@ -10,7 +10,7 @@ from itertools import product
 from typing import Any
 
 from .cards import DECKS, Card, Joker, Token
-from .hands import face_value
+from .holdings import face_value
 
 
 @dataclass(frozen=True)

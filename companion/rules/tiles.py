@@ -1,102 +1,108 @@
-"""Rummikub (RK-20…23, DK-2, DK-4) and Deluxe Rummy-O (RO-11, RO-12, DO-4, DO-6) rounds.
+"""What Rummikub and Rummy-O share: 106 tiles, racks counted when a round ends, tile melds.
 
-Both are scored from the tiles left on the racks when a round ends.
+``RackGame`` reads a round (who emptied their rack, or the pool ran out, and every rack) and
+leaves the scoring to each game (RK-21/RK-22/DK-2, RO-12/DO-4).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from .cards import Token
-from .errors import EntryError
-from .hands import Holding, Limits, face_value, named_player, read_holdings
+from .errors import Collector, EntryError
+from .game import (
+    Choice,
+    Column,
+    Count,
+    Game,
+    RoundOutcome,
+    check_round_keys,
+    round_object,
+)
+from .holdings import Holding, Limits, named_player, read_holdings
+from .messages import N_, register
+from .tile_melds import check_tiles
 
-RUMMIKUB_LIMITS = Limits("Rummikub", (2, 4), 2, 2, "DK-4", "RK-1")
-RUMMY_O_LIMITS = Limits("Rummy-O", (2, 4), 2, 2, "DO-6", "RO-1")
-
-
-def rummikub_worth(tile: Token) -> int:
-    """RK-21: a tile counts its number, a joker on a rack 30."""
-    return face_value(tile, joker=30)
-
-
-def rummy_o_worth(tile: Token) -> int:
-    """RO-2: 1, 11, 12 and 13 are worth 10 each, a joker 25, the rest their number."""
-    return face_value(tile, joker=25, high={1: 10, 11: 10, 12: 10, 13: 10})
-
-
-@dataclass(frozen=True)
-class RoundOutcome:
-    """A scored round of any game: the contract result, each score and the round's winners."""
-
-    result: dict[str, Any]
-    scores: dict[str, int]
-    winners: tuple[str, ...]
-
-
-def _racks(
-    doc: Mapping[str, Any], game: str, names: Sequence[str] | None
-) -> tuple[list[Holding], str | None]:
-    limits = RUMMIKUB_LIMITS if game == "rummikub" else RUMMY_O_LIMITS
-    worth = rummikub_worth if game == "rummikub" else rummy_o_worth
-    extra = sorted(set(doc) - {"game", "players", "went_out", "options"})
-    if extra:
-        raise EntryError(
-            f"the round has an unknown field {extra[0]!r}; the fields are game, players, went_out"
-        )
-    if doc.get("options"):
-        raise EntryError(
-            f"unknown option {next(iter(doc['options']))!r}: {limits.label} has "
-            "no house-rule switches"
-        )
-    racks = read_holdings(doc, game=game, field="rack", limits=limits, worth=worth, names=names)
-    if "went_out" not in doc:
-        raise EntryError(
+register(
+    {
+        "went-out-missing": N_(
             "went_out is missing: the player who emptied their rack, or null when the pool ran out"
-        )
-    went_out = named_player(doc["went_out"], racks, "went_out")
-    if went_out is not None:
-        rack = next(h for h in racks if h.name == went_out)
-        if rack.cards:
-            rule = "RK-20" if game == "rummikub" else "RO-11"
-            raise EntryError(
-                f"{went_out} went out but still has {len(rack.cards)} tile"
-                f"{'s' if len(rack.cards) != 1 else ''} on the rack ({rule})",
-                player=went_out,
-                rule=rule,
-            )
-    return racks, went_out
-
-
-def score_tiles(
-    doc: Mapping[str, Any], game: str, names: Sequence[str] | None = None
-) -> RoundOutcome:
-    """Score one round of Rummikub or Rummy-O from the racks."""
-    racks, went_out = _racks(doc, game, names)
-    lowest = min(h.value for h in racks)
-    winners = (went_out,) if went_out else tuple(h.name for h in racks if h.value == lowest)
-    scores: dict[str, int] = {}
-    for h in racks:
-        if game == "rummikub":
-            # RK-21 / RK-22: losers pay their rack (or its excess over the winner's); DK-2: tied
-            # winners each collect as if they had won alone.
-            base = 0 if went_out else lowest
-            if h.name in winners:
-                scores[h.name] = sum(o.value - base for o in racks if o.name not in winners)
-            else:
-                scores[h.name] = -(h.value - base)
-        else:
-            # RO-12 / DO-4: the winner scores the others' rack values, the others nothing.
-            scores[h.name] = (
-                sum(o.value for o in racks if o.name != h.name) if h.name in winners else 0
-            )
-    result = {
-        "game": game,
-        "winners": list(winners),
-        "players": [
-            {"name": h.name, "rack_value": h.value, "score": scores[h.name]} for h in racks
-        ],
+        ),
+        "went-out-rack-not-empty": N_("{player} went out, so nothing is left on it ({rule})"),
+        "rack-empty-not-out": N_(
+            "it is empty, but {winner} went out: every other rack holds a tile ({rule})"
+        ),
+        "rack-empty-pool-out": N_(
+            "it is empty, so {player} went out and the pool did not run out ({rule})"
+        ),
     }
-    return RoundOutcome(result, scores, winners)
+)
+
+
+class RackGame(Game):
+    """A tile game scored from the racks: Rummikub and Deluxe Rummy-O."""
+
+    seats = (2, 4)
+    holding = "rack"
+    counts = (Count("points", N_("Points on the rack"), 999),)
+    round_keys = frozenset({"game", "players", "went_out", "options"})
+    first_seat = "starter"
+    columns = (Column("rack_value", N_("Rack"), "-"), Column("score", N_("Score")))
+    #: The clause that makes emptying the rack win the round (RK-20, RO-11).
+    went_out_rule: ClassVar[str]
+    #: The clause for the entry checks (DK-4, DO-6).
+    limits_rule: ClassVar[str]
+
+    def worth(self, tile: Token) -> int:
+        """What one tile left on a rack counts."""
+        raise NotImplementedError
+
+    def scores(
+        self, racks: Sequence[Holding], winners: Sequence[str], pool_out: bool
+    ) -> dict[str, int]:
+        """Each player's score for the round, from the racks and who won."""
+        raise NotImplementedError
+
+    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
+        return check_tiles(self.id, [self.parse_card(c) for c in cards])
+
+    def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
+        doc = round_object(doc)
+        check_round_keys(self, doc)
+        limits = Limits(self.name, self.seats, 2, 2, self.limits_rule, self.seats_rule)
+        racks = read_holdings(
+            doc, game=self.id, field="rack", limits=limits, worth=self.worth, names=names
+        )
+        problems = Collector()
+        went_out: str | None = None
+        with problems.check(field="went_out"):
+            if "went_out" not in doc:
+                raise EntryError("went-out-missing")
+            went_out = named_player(doc["went_out"], racks, "went_out")
+        for rack in racks:  # DK-4, DO-6: only the winner's rack is empty
+            if rack.name == went_out and not rack.empty:
+                code, rule = "went-out-rack-not-empty", self.went_out_rule
+            elif rack.name != went_out and rack.empty:
+                code = "rack-empty-not-out" if went_out else "rack-empty-pool-out"
+                rule = self.limits_rule
+            else:
+                continue
+            problems.add(
+                EntryError(code, player=rack.name, field="rack", rule=rule, winner=went_out)
+            )
+        problems.raise_any()
+        lowest = min(h.value for h in racks)
+        winners = (went_out,) if went_out else tuple(h.name for h in racks if h.value == lowest)
+        scores = self.scores(racks, winners, went_out is None)
+        result = {
+            "game": self.id,
+            "winners": list(winners),
+            "players": [
+                {"name": h.name, "rack_value": h.value, "score": scores[h.name]} for h in racks
+            ],
+        }
+        return RoundOutcome(result, scores, winners)
+
+
+__all__ = ["Choice", "RackGame"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules import read_table, score_game
-from companion.rules.bonus import Award
-from companion.rules.scoring import GameResult
+from companion.rules.rummy17.bonus import Award
+from companion.rules.rummy17.scoring import GameResult
 
 FIVE = ["most-cards", "most-sets", "most-runs", "longest-run", "went-out"]
 

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.rules import Card, EntryError, Joker, parse_card
-from companion.rules.play import full_deck, jokers
+from companion.rules.rummy17.play import full_deck, jokers
 
 
 def test_R17_1_the_deck_has_85_cards_each_once_and_five_jokers_one_per_colour():

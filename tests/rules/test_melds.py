@@ -3,7 +3,7 @@
 import pytest
 
 from companion.rules import Card, analyse_meld, check_meld, parse_card
-from companion.rules.melds import MeldError
+from companion.rules.rummy17.melds import MeldError
 
 
 def meld(*cards: str):

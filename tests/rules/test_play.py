@@ -3,8 +3,8 @@
 import pytest
 
 from companion.rules import Card, analyse_meld, parse_card
-from companion.rules.melds import MeldError
-from companion.rules.play import (
+from companion.rules.rummy17.melds import MeldError
+from companion.rules.rummy17.play import (
     BONUS_DRAWN,
     BONUS_TOTAL,
     HAND_SIZE,

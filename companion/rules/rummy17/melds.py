@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import RUMMY17, Card, Joker, Token, card_sort_key
-from .errors import EntryError
+from ..cards import RUMMY17, Card, Joker, Token, card_sort_key
+from ..errors import EntryError
 
 SET = "set"
 RUN = "run"

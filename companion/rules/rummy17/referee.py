@@ -1,26 +1,20 @@
-"""``check``: is this a legal meld? The referee's verdict, citing the rule."""
+"""``check`` for Rummy 17: is this a legal meld? The referee's verdict, citing the rule."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import DECKS, parse_card
-from .errors import EntryError
+from ..cards import parse_card
 from .melds import MeldError, analyse_meld, resolve
-from .tile_melds import check_tiles
 
 
-def check_meld(game: str, cards: Sequence[object]) -> dict[str, Any]:
+def check_rummy17_meld(cards: Sequence[object]) -> dict[str, Any]:
     """The verdict on one meld: legal with its kind and stand-ins, or illegal with the rule.
 
     Raises ``EntryError`` when a card cannot be read (exit 2), which is not a verdict.
     """
-    if game not in DECKS:
-        raise EntryError(f"unknown game {game!r}: the games are {', '.join(DECKS)}")
-    tokens = [parse_card(c, game, prefix="") for c in cards]
-    if game != "rummy17":
-        return check_tiles(game, tokens)
+    tokens = [parse_card(c, "rummy17") for c in cards]
     try:
         meld = analyse_meld(tokens)
     except MeldError as err:

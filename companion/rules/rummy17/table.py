@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
+from ..cards import Card
 from .melds import Meld
 
 

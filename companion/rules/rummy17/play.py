@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .cards import RUMMY17, Card, Joker, Token
+from ..cards import RUMMY17, Card, Joker, Token
 from .melds import RUN, Meld, MeldError, analyse_meld
 
 HAND_SIZE = 10  # R17-5

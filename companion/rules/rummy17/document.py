@@ -10,14 +10,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from ..cards import Card, Joker, Token, parse_card
+from ..errors import EntryError, where
+from ..seating import check_names, check_seats
 from .bonus import BONUS_CARDS, Award
-from .cards import Card, Joker, Token, parse_card
-from .errors import EntryError, where
-from .match import check_names, check_seats
 from .melds import Meld, MeldError, analyse_meld
-from .scoring import GameResult, score_game
+from .scoring import GameResult
 from .table import Hand, Seat, Table
-from .tiles import RoundOutcome
 
 ROUND_KEYS = {"game", "bonus_cards", "went_out", "last_discard", "players", "options"}
 PLAYER_KEYS = {"name", "melds", "hand"}
@@ -290,13 +289,6 @@ def doubles(went_out: str | None, last_discard: str | None) -> bool:
     except EntryError:
         return False
     return isinstance(card, Card) and card.value == 17
-
-
-def score_rummy17(doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
-    """Score one Rummy 17 round document."""
-    table = read_table(doc, names=names)
-    result = score_game(table)
-    return RoundOutcome(result_json(table, result), result.scores, ())
 
 
 def award_json(a: Award) -> dict[str, Any]:

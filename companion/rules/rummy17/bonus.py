@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .cards import Card, Joker
+from ..cards import Card, Joker
 from .melds import RUN, SET, Meld
 from .table import Seat, Table
 

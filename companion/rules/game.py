@@ -1,0 +1,240 @@
+"""The game seam: what every game tells the shells, and the one registry they look games up in.
+
+A game is a subclass of ``Game`` that declares its facts once (name, seats, deck, what a round
+document holds, how a series ends) and implements a few hooks (read and score a round, check
+a meld). Pages, the API, the command line and the score sheets never ask which game it is;
+they call ``get_game(id)`` and ask the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .cards import DECKS, Deck, Token, parse_card
+from .errors import EntryError
+from .messages import N_, register
+
+register(
+    {
+        "unknown-game": N_("unknown game {game!r}: the games are {games}"),
+        "round-not-object": N_("a round must be a JSON object"),
+        "round-unknown-field": N_(
+            "the round has an unknown field {key!r}; the fields are {fields}"
+        ),
+        "unknown-option": N_("unknown option {key!r}: {game_name} has no house-rule switches"),
+        "options-not-object": N_("options must be a JSON object of house-rule switches"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """A scored round of any game: the contract's result, each score, the round's winners."""
+
+    result: dict[str, Any]
+    scores: dict[str, int]
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way a round can end, as the entry form asks it (``went_out``: who, or nobody)."""
+
+    key: str  # the round document's field
+    question: str  # "Who went out?"
+    nobody: str | None  # the answer for null ("The draw pile ran out"), None: must name someone
+    rule: str
+
+
+@dataclass(frozen=True)
+class Count:
+    """A short form for leftover cards: the counts a table can give instead of the cards."""
+
+    key: str  # "low", "high", "points"
+    label: str
+    limit: int
+
+
+@dataclass(frozen=True)
+class Column:
+    """One figure a game shows per player and round (breakdown, preview, sheet)."""
+
+    key: str  # the key in the round result's player entry
+    label: str
+    sign: str = ""  # "-" written as a penalty, "+" as a gain, "" as it is
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A house decision in force, written for the table (rules files' D… clauses)."""
+
+    rule: str
+    text: str
+
+
+class Game:
+    """One game of the rulebooks. Subclasses set the class attributes and the hooks."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    seats: ClassVar[tuple[int, int]]
+    seats_rule: ClassVar[str]
+    deck: ClassVar[Deck]
+    #: The field of a player's entry that holds the cards left over ("hand" or "rack").
+    holding: ClassVar[str]
+    #: Counts a table may give instead of the cards (``{"points": N}``, ``{"low", "high"}``).
+    counts: ClassVar[tuple[Count, ...]]
+    #: Whether players' melds on the table are entered (Rummy 17 scores them).
+    melds_entered: ClassVar[bool] = False
+    #: How the round ended, asked in this order.
+    endings: ClassVar[tuple[Choice, ...]]
+    #: Who the start page asks for: "dealer" (deals first) or "starter" (starts first).
+    first_seat: ClassVar[str] = "dealer"
+    first_seat_rule: ClassVar[str]
+    first_question: ClassVar[str]
+    #: Rounds in a series by default: one per player (None: the series runs to a target).
+    rounds_per_player: ClassVar[bool] = True
+    series_rule: ClassVar[str]
+    #: Seconds a turn may take (RK-10, RO-10), None when the rules set no limit.
+    turn_seconds: ClassVar[int | None] = None
+    #: The per-player figures of a round, for breakdowns, previews and sheets.
+    columns: ClassVar[tuple[Column, ...]]
+    decisions: ClassVar[tuple[Decision, ...]] = ()
+    round_keys: ClassVar[frozenset[str]]
+
+    # --- cards and melds ----------------------------------------------------------------
+
+    def parse_card(self, raw: object) -> Token:
+        """One card or joker in this game's notation; raises ``EntryError``."""
+        return parse_card(raw, self.id)
+
+    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
+        """The contract's ``check`` verdict on one meld; ``EntryError`` for an unreadable card."""
+        raise NotImplementedError
+
+    # --- rounds ---------------------------------------------------------------------------
+
+    def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
+        """Read one round document (every entry problem at once) and score it."""
+        raise NotImplementedError
+
+    def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
+        """What a match result adds to a round's line beyond dealer, scores and totals."""
+        return {"winners": list(outcome.winners)}
+
+    # --- series ---------------------------------------------------------------------------
+
+    def check_length(self, games: int | None) -> None:
+        """Refuse a series length this game cannot have."""
+
+    def end_bonus(
+        self, totals: Mapping[str, int], outcomes: Sequence[RoundOutcome]
+    ) -> dict[str, int] | None:
+        """The bonuses that end a series on a target (MR-16), or None while it goes on."""
+        return None
+
+    def default_length(self, players: int) -> int | None:
+        """Rounds in a series when the table sets none (D17-7, DK-3, DO-5)."""
+        return players if self.rounds_per_player else None
+
+    def first_dealer(self, seats: Sequence[str], chosen: str) -> str:
+        """The match document's ``first_dealer`` from whom the start page asked for."""
+        if self.first_seat == "starter":  # the dealer is the seat before the one who starts
+            return seats[(seats.index(chosen) - 1) % len(seats)]
+        return chosen
+
+    # --- the shells' view ---------------------------------------------------------------
+
+    def descriptor(self) -> dict[str, Any]:
+        """Everything a page or script needs to draw this game's entry, as plain JSON."""
+        deck = self.deck
+        return {
+            "id": self.id,
+            "name": self.name,
+            "seats": list(self.seats),
+            "seats_rule": self.seats_rule,
+            "cards": {
+                "colours": [{"code": c, "name": deck.colour_names[c]} for c in deck.colours],
+                "values": [
+                    {"value": v, "text": deck.value_text(v)} for v in range(deck.low, deck.high + 1)
+                ],
+                "coloured_jokers": deck.coloured_jokers,
+                "suit_last": deck.suit_last,
+            },
+            "holding": self.holding,
+            "counts": [{"key": c.key, "label": c.label, "limit": c.limit} for c in self.counts],
+            "melds": self.melds_entered,
+            "endings": [
+                {"key": e.key, "question": e.question, "nobody": e.nobody, "rule": e.rule}
+                for e in self.endings
+            ],
+            "first_seat": self.first_seat,
+            "first_seat_rule": self.first_seat_rule,
+            "first_question": self.first_question,
+            "rounds_per_player": self.rounds_per_player,
+            "turn_seconds": self.turn_seconds,
+            "columns": [{"key": c.key, "label": c.label, "sign": c.sign} for c in self.columns],
+        }
+
+    def __repr__(self) -> str:
+        return f"get_game({self.id!r})"
+
+
+def check_round_keys(game: Game, doc: Mapping[str, Any]) -> None:
+    """A round holds only this game's fields and no house-rule switch (none exist yet)."""
+    unknown = sorted(set(doc) - game.round_keys)
+    if unknown:
+        raise EntryError(
+            "round-unknown-field",
+            key=unknown[0],
+            fields=", ".join(sorted(game.round_keys - {"game", "options"})),
+        )
+    options = doc.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise EntryError("options-not-object")
+    for key in options:
+        raise EntryError("unknown-option", key=key, game_name=game.name)
+
+
+def round_object(doc: object) -> Mapping[str, Any]:
+    if not isinstance(doc, Mapping):
+        raise EntryError("round-not-object")
+    return doc
+
+
+@dataclass
+class _Registry:
+    games: dict[str, Game] = field(default_factory=dict)
+
+
+_REGISTRY = _Registry()
+
+
+def register_game(game: Game) -> Game:
+    """Add a game to the registry (each game module does this once for itself)."""
+    if game.id not in DECKS:
+        raise ValueError(f"{game.id} has no deck in cards.DECKS")
+    _REGISTRY.games[game.id] = game
+    return game
+
+
+def games() -> tuple[Game, ...]:
+    """Every game, in the order the rulebooks come: Rummy 17 first."""
+    _load()
+    return tuple(_REGISTRY.games.values())
+
+
+def get_game(game_id: object) -> Game:
+    """The game with this id; ``EntryError`` naming the games for anything else."""
+    _load()
+    if isinstance(game_id, str) and game_id in _REGISTRY.games:
+        return _REGISTRY.games[game_id]
+    raise EntryError("unknown-game", game=game_id, games=", ".join(_REGISTRY.games))
+
+
+def _load() -> None:
+    """Import every game module once; each registers itself."""
+    from . import rummy17  # noqa: F401, I001  (Rummy 17 first: the order games are listed)
+    from . import rummikub, rummy_o, manipulation  # noqa: F401

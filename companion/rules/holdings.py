@@ -1,0 +1,192 @@
+"""Reading the racks and hands of the games scored by what is left over (RK, RO, MR).
+
+Shared by Rummikub, Rummy-O and Manipulation Rummy: a list of players each holding cards (or
+the short form ``{"points": N}``), the per-game limits on copies (DK-4, DO-6, DM-8), and who
+went out. Every problem of a document is reported at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card, Joker, Token, parse_card
+from .errors import Collector, EntryError
+from .messages import N_, NN_, register
+from .seating import check_names, check_seats
+
+register(
+    {
+        "players-not-list": N_("players must be a list, in seat order (clockwise)"),
+        "players-not-objects": N_("players must be a list of objects with name and {key}"),
+        "player-unknown-field": N_(
+            "player {number} has an unknown field {key!r}; the fields are name, {key2}"
+        ),
+        "holding-missing": N_(
+            'nothing entered; give the cards left, or {{"points": N}} for their value'
+        ),
+        "holding-not-list": N_('a list of cards, or {{"points": N}} for the counted value'),
+        "points-not-number": N_("points must be a whole number, 0 or more"),
+        "joker-stands-in-holding": N_("a joker left over stands for nothing yet; write it as *"),
+        "too-many-jokers": NN_(
+            "more than {most} joker in the round ({rule})",
+            "more than {most} jokers in the round ({rule})",
+            "most",
+        ),
+        "too-many-copies": NN_(
+            "{card} appears more than once in the round ({rule})",
+            "{card} appears more than {most} times in the round ({rule})",
+            "most",
+        ),
+        "not-a-player": N_(
+            "{key} names {name!r}, who is not a player here; the players are {names}"
+        ),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Holding:
+    """One player's leftover cards (``None`` when only their value was given) and worth."""
+
+    name: str
+    cards: tuple[Token, ...] | None
+    value: int
+
+    @property
+    def empty(self) -> bool:
+        """Nothing left: every card counts at least 1, so a value of 0 is an empty hand."""
+        return self.value == 0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How a game limits the table: players, copies of each card, jokers, and the clause."""
+
+    label: str
+    players: tuple[int, int]
+    copies: int
+    jokers: int
+    rule: str
+    player_rule: str
+
+
+def read_holdings(
+    doc: Mapping[str, Any],
+    *,
+    game: str,
+    field: str,
+    limits: Limits,
+    worth: Callable[[Token], int],
+    names: Sequence[str] | None = None,
+) -> list[Holding]:
+    """Players in seat order with their cards; every card readable and within the limits."""
+    raw = doc.get("players")
+    if not isinstance(raw, list):
+        raise EntryError("players-not-list")
+    if not all(isinstance(p, Mapping) for p in raw):
+        raise EntryError("players-not-objects", key=field)
+    for i, p in enumerate(raw, start=1):
+        extra = sorted(set(p) - {"name", field})
+        if extra:
+            raise EntryError("player-unknown-field", number=i, key=extra[0], key2=field)
+    seat_names = check_names(
+        [p.get("name") for p in raw],
+        players=limits.players,
+        rule=limits.player_rule,
+        game=limits.label,
+    )
+    check_seats(seat_names, names)
+    problems = Collector()
+    out = []
+    for name, p in zip(seat_names, raw, strict=True):
+        holding = Holding(name, (), 0)
+        with problems.check(player=name, field=field):
+            holding = _read_one(name, p, field, game, worth)
+        out.append(holding)
+    with problems.check(field=field):
+        _check_copies(out, limits)
+    problems.raise_any()
+    return out
+
+
+def _read_one(
+    name: str, p: Mapping[str, Any], field: str, game: str, worth: Callable[[Token], int]
+) -> Holding:
+    if field not in p:
+        # Contract: a forgotten player is an entry error, never a silent 0.
+        raise EntryError("holding-missing", key=field)
+    cards = p[field]
+    if isinstance(cards, Mapping):
+        if set(cards) != {"points"}:
+            raise EntryError("holding-not-list")
+        points = cards["points"]
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 10**6:
+            raise EntryError("points-not-number")
+        return Holding(name, None, points)
+    if not isinstance(cards, list):
+        raise EntryError("holding-not-list")
+    problems = Collector()
+    tokens: list[Token] = []
+    for c in cards:
+        with problems.check():
+            token = parse_card(c, game)
+            if isinstance(token, Joker) and token.stands_for is not None:
+                raise EntryError("joker-stands-in-holding", card=token.text)
+            tokens.append(token)
+    problems.raise_any()
+    return Holding(name, tuple(tokens), sum(worth(t) for t in tokens))
+
+
+def _check_copies(holdings: Sequence[Holding], limits: Limits) -> None:
+    """DK-4, DO-6, DM-8: no more copies of a card, nor jokers, than the game has."""
+    problems = Collector()
+    counts: Counter[str] = Counter()
+    jokers = 0
+    for h in holdings:
+        for t in h.cards or ():
+            if isinstance(t, Joker):
+                jokers += 1
+                if jokers == limits.jokers + 1:
+                    problems.add(
+                        EntryError(
+                            "too-many-jokers",
+                            player=h.name,
+                            card="*",
+                            rule=limits.rule,
+                            most=limits.jokers,
+                        )
+                    )
+                continue
+            counts[t.text] += 1
+            if counts[t.text] == limits.copies + 1:
+                problems.add(
+                    EntryError(
+                        "too-many-copies",
+                        player=h.name,
+                        card=t.text,
+                        rule=limits.rule,
+                        most=limits.copies,
+                    )
+                )
+    problems.raise_any()
+
+
+def named_player(value: object, holdings: Sequence[Holding], what: str) -> str | None:
+    """``went_out`` or ``knocked``: a player's name or null."""
+    if value is None:
+        return None
+    names = [h.name for h in holdings]
+    if not isinstance(value, str) or value.strip() not in names:
+        raise EntryError("not-a-player", field=what, key=what, name=value, names=", ".join(names))
+    return value.strip()
+
+
+def face_value(token: Token, joker: int, high: dict[int, int] | None = None) -> int:
+    """A card's worth: jokers fixed, some ranks remapped, the rest their number."""
+    if isinstance(token, Joker):
+        return joker
+    assert isinstance(token, Card)
+    return (high or {}).get(token.value, token.value)

@@ -1,0 +1,119 @@
+"""Every problem and explanation the rules core can report, by code, in English.
+
+One function, ``render``, turns a code and its parameters into words; the shells pass a
+``Translator`` (Flask-Babel's, or a gettext catalogue on the command line) to have the same
+sentence in the table's language. The English texts are the message ids: ``N_`` marks them
+for ``pybabel extract`` without importing any translation library here.
+
+A text is either one sentence, or ``(singular, plural, count)`` where ``count`` names the
+parameter that chooses the plural form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+
+class Translator(Protocol):
+    """What ``render`` needs of a translation catalogue (gettext's two calls)."""
+
+    def gettext(self, message: str, /) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+
+class _English:
+    def gettext(self, message: str, /) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        return singular if n == 1 else plural
+
+
+ENGLISH: Translator = _English()
+
+
+def N_(text: str) -> str:
+    """Mark a text for extraction; it is translated when rendered."""
+    return text
+
+
+def NN_(singular: str, plural: str, count: str) -> tuple[str, str, str]:
+    """Mark a text with a plural form, chosen by the parameter ``count``."""
+    return (singular, plural, count)
+
+
+Text = str | tuple[str, str, str]
+
+#: Parameters whose values are words of the game (colour names, game names, bonus cards):
+#: they are translated too, through the same catalogue.
+TERMS = frozenset({"colour", "colour2", "game_name", "bonus_name", "holding"})
+
+MESSAGES: dict[str, Text] = {}
+
+
+def register(texts: Mapping[str, Text]) -> None:
+    """Add a module's codes; a code is defined once."""
+    clash = set(texts) & set(MESSAGES)
+    if clash:
+        raise ValueError(f"message codes defined twice: {sorted(clash)}")
+    MESSAGES.update(texts)
+
+
+def _value(key: str, value: Any, tr: Translator) -> Any:
+    if isinstance(value, str) and key in TERMS:
+        return tr.gettext(value)
+    if isinstance(value, list | tuple):
+        return join([str(_value(key, v, tr)) for v in value], tr)
+    return value
+
+
+def join(items: Sequence[str], tr: Translator = ENGLISH, *, word: str = "and") -> str:
+    """``A``, ``A and B``, ``A, B and C`` (``word`` may be ``or``)."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    last = tr.gettext(N_("{a} or {b}") if word == "or" else N_("{a} and {b}"))
+    return last.format(a=", ".join(items[:-1]), b=items[-1])
+
+
+def render(code: str, params: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    """The sentence for ``code`` with ``params`` filled in, through ``tr``."""
+    text = MESSAGES.get(code)
+    if text is None and " " in code:  # LEGACY: a sentence raised before codes existed
+        return code
+    if text is None:
+        raise KeyError(f"no message for the code {code!r}")
+    values = {k: _value(k, v, tr) for k, v in params.items()}
+    if isinstance(text, tuple):
+        singular, plural, count = text
+        template = tr.ngettext(singular, plural, int(params[count]))
+    else:
+        template = tr.gettext(text)
+    return template.format(**values)
+
+
+def location(
+    round: int | None,
+    player: str | None,
+    meld: int | None,
+    field: str | None,
+    tr: Translator = ENGLISH,
+) -> str:
+    """Where a problem is, as the start of its message: ``"round 2: Béla, meld 2: "``."""
+    out = ""
+    if round is not None:
+        out += tr.gettext(N_("round {round}: ")).format(round=round)
+    if player is not None and meld is not None:
+        out += tr.gettext(N_("{player}, meld {meld}: ")).format(player=player, meld=meld)
+    elif player is not None and field in HOLDINGS:
+        out += tr.gettext(HOLDINGS[field]).format(player=player)
+    return out
+
+
+#: A player's leftover cards, by the document field that holds them.
+HOLDINGS = {
+    "hand": N_("{player}'s hand: "),
+    "rack": N_("{player}'s rack: "),
+}

@@ -1,0 +1,69 @@
+"""Rummikub, the original (RK-1…RK-23, DK-1…DK-4): racks counted at the end of a round."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import RUMMIKUB, Token
+from .game import Choice, Decision, register_game
+from .holdings import Holding, face_value
+from .messages import N_
+from .tiles import RackGame
+
+RACK_JOKER = 30  # RK-21
+
+
+class Rummikub(RackGame):
+    """Rummikub: 2–4 players, 106 tiles 1–13 in four colours and two jokers."""
+
+    id = "rummikub"
+    name = N_("Rummikub")
+    seats_rule = "RK-1"
+    deck = RUMMIKUB
+    endings = (Choice("went_out", N_("Who emptied their rack?"), N_("The pool ran out"), "RK-20"),)
+    first_seat_rule = "RK-2"
+    first_question = N_("Who starts?")
+    series_rule = "DK-3"
+    turn_seconds = 60  # RK-10
+    went_out_rule = "RK-20"
+    limits_rule = "DK-4"
+    decisions = (
+        Decision("DK-1", N_("Colour letters: K black, R red, B blue, O orange.")),
+        Decision(
+            "DK-2",
+            N_(
+                "When the pool runs out and several players tie for the lowest rack, each of "
+                "them scores as if they had won alone."
+            ),
+        ),
+        Decision(
+            "DK-3",
+            N_("A match is one round per player unless the table agrees otherwise."),
+        ),
+        Decision(
+            "DK-4",
+            N_(
+                "Entry checks: at most two of each tile and two jokers; only the winner's rack "
+                "is empty, and none is when the pool ran out."
+            ),
+        ),
+    )
+
+    def worth(self, tile: Token) -> int:
+        """RK-21: a tile counts its number, a joker on a rack 30."""
+        return face_value(tile, joker=RACK_JOKER)
+
+    def scores(
+        self, racks: Sequence[Holding], winners: Sequence[str], pool_out: bool
+    ) -> dict[str, int]:
+        # RK-21 / RK-22: losers pay their rack (or its excess over the winner's); DK-2: tied
+        # winners each collect as if they had won alone.
+        base = min(h.value for h in racks) if pool_out else 0
+        losers = [h for h in racks if h.name not in winners]
+        return {
+            h.name: sum(o.value - base for o in losers) if h.name in winners else base - h.value
+            for h in racks
+        }
+
+
+GAME = register_game(Rummikub())

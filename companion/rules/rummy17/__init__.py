@@ -1,0 +1,119 @@
+"""Rummy 17 (Reiner Knizia, Piatnik): melds in front of each player, bonus cards, RUMMY 17.
+
+The game's modules: ``melds`` (R17-9, R17-13, D17-6), ``bonus`` (R17-B1…B12, R17-17),
+``table`` and ``scoring`` (R17-15…R17-18), ``document`` (the contract's round document and
+D17-8) and ``play`` (rulings during play, R17-8…R17-12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import RUMMY17
+from ..game import Choice, Column, Count, Decision, Game, RoundOutcome, register_game
+from ..messages import N_
+from .bonus import BONUS_CARDS
+from .document import read_table, result_json
+from .play import BONUS_DRAWN
+from .referee import check_rummy17_meld
+from .scoring import score_game
+
+
+class Rummy17(Game):
+    """Rummy 17: 2–6 players, 85 cards 1–17 in five colours, five jokers, twelve bonus cards."""
+
+    id = "rummy17"
+    name = N_("Rummy 17")
+    seats = (2, 6)
+    seats_rule = "R17-1"
+    deck = RUMMY17
+    holding = "hand"
+    counts = (Count("low", N_("Cards 1–9"), 85), Count("high", N_("Cards 10–17"), 85))
+    melds_entered = True
+    endings = (Choice("went_out", N_("Who went out?"), N_("The draw pile ran out"), "R17-15"),)
+    first_seat = "dealer"
+    first_seat_rule = "R17-2"
+    first_question = N_("Who deals first?")
+    series_rule = "D17-7"
+    columns = (
+        Column("penalty", N_("Penalty"), "-"),
+        Column("bonus", N_("Bonus"), "+"),
+        Column("score", N_("Score")),
+    )
+    round_keys = frozenset(
+        {"game", "bonus_cards", "went_out", "last_discard", "players", "options"}
+    )
+    decisions = (
+        Decision(
+            "D17-2",
+            N_("Cards anyone adds to a meld count for the player who laid that meld down."),
+        ),
+        Decision(
+            "D17-3",
+            N_(
+                "A joker on the table counts as a card, in its own colour, as the value it "
+                "stands for, and as a joker."
+            ),
+        ),
+        Decision(
+            "D17-4",
+            N_(
+                "“Most”, “longest” and “highest” cards need a figure above zero; “fewest” "
+                "cards go to everyone at the lowest figure, zero included."
+            ),
+        ),
+        Decision(
+            "D17-5",
+            N_("When the draw pile runs out, nobody earns Went out and RUMMY 17 cannot apply."),
+        ),
+        Decision(
+            "D17-6",
+            N_(
+                "A joker stands for the card its meld needs; where it could go at either end "
+                "of a run, the entry says which."
+            ),
+        ),
+        Decision(
+            "D17-7",
+            N_(
+                "A match is one game per player unless the table agrees otherwise; after its "
+                "last game it is finished. Equal totals share a rank."
+            ),
+        ),
+        Decision(
+            "D17-8",
+            N_(
+                "Entry checks: each card at most once, no joker left in a hand, whoever went "
+                "out has an empty hand and a meld of their own, everyone else holds a card, "
+                "every meld legal."
+            ),
+        ),
+    )
+
+    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
+        return check_rummy17_meld(cards)
+
+    def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
+        table = read_table(doc, names=names)
+        result = score_game(table)
+        return RoundOutcome(result_json(table, result), result.scores, ())
+
+    def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
+        return {"rummy17": outcome.result["rummy17"]}
+
+    def descriptor(self) -> dict[str, Any]:
+        out = super().descriptor()
+        out["last_card"] = True  # R17-15a: the card the player going out discarded
+        out["bonus_cards"] = {
+            "draw": BONUS_DRAWN,
+            "rule": "R17-3",
+            "cards": [
+                {"id": c.id, "name": c.name, "condition": c.condition, "rule": c.rule}
+                for c in BONUS_CARDS.values()
+            ],
+        }
+        return out
+
+
+GAME = register_game(Rummy17())

@@ -1,0 +1,79 @@
+"""Deluxe Rummy-O (RO-1…RO-12, DO-1…DO-6): the winner scores what the others hold."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import RUMMY_O, Token
+from .game import Choice, Decision, register_game
+from .holdings import Holding, face_value
+from .messages import N_
+from .tiles import RackGame
+
+JOKER = 25  # RO-2
+TENS = {1: 10, 11: 10, 12: 10, 13: 10}  # RO-2
+
+
+def point_value(tile: Token) -> int:
+    """RO-2: 1, 11, 12 and 13 are worth 10 each, a joker 25, the rest their number."""
+    return face_value(tile, joker=JOKER, high=TENS)
+
+
+class RummyO(RackGame):
+    """Deluxe Rummy-O: 2–4 players, 106 tiles 1–13 in four colours and two jokers."""
+
+    id = "rummy-o"
+    name = N_("Deluxe Rummy-O")
+    seats_rule = "RO-1"
+    deck = RUMMY_O
+    endings = (
+        Choice("went_out", N_("Who played all their tiles?"), N_("The pool ran out"), "RO-11"),
+    )
+    first_seat_rule = "RO-3"
+    first_question = N_("Who drew the highest tile?")
+    series_rule = "DO-5"
+    turn_seconds = 180  # RO-10
+    went_out_rule = "RO-11"
+    limits_rule = "DO-6"
+    decisions = (
+        Decision("DO-1", N_("Colour letters: R red, B blue, K black, G green.")),
+        Decision("DO-2", N_("1 is low only: 13-1 never follows in a run.")),
+        Decision(
+            "DO-3",
+            N_(
+                "The initial meld counts the point values of RO-2; a joker counts as the tile "
+                "it stands for."
+            ),
+        ),
+        Decision(
+            "DO-4",
+            N_(
+                "When the pool runs out, the lowest rack wins the sum of every other rack; "
+                "players tied for lowest each score that sum."
+            ),
+        ),
+        Decision("DO-5", N_("A match is one round per player unless the table agrees otherwise.")),
+        Decision(
+            "DO-6",
+            N_(
+                "Entry checks: at most two of each tile and two jokers; only the winner's rack "
+                "is empty, and none is when the pool ran out."
+            ),
+        ),
+    )
+
+    def worth(self, tile: Token) -> int:
+        return point_value(tile)
+
+    def scores(
+        self, racks: Sequence[Holding], winners: Sequence[str], pool_out: bool
+    ) -> dict[str, int]:
+        # RO-12 / DO-4: each winner scores every other rack (a co-winner's included), the
+        # others nothing.
+        return {
+            h.name: sum(o.value for o in racks if o.name != h.name) if h.name in winners else 0
+            for h in racks
+        }
+
+
+GAME = register_game(RummyO())
