@@ -201,4 +201,5 @@ def about(**places: Any) -> Iterator[None]:
     try:
         yield
     except EntryError as err:
-        raise err.at(**places)
+        err.at(**places)
+        raise
