@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlmodel import Session
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -69,14 +71,58 @@ def close_session(_exc: BaseException | None = None) -> None:
         session.close()
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the database schema up to date (``alembic upgrade head``)."""
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration for our migrations, on ``connection`` when given."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     # The URL is not put into the config: "%" (an escaped password) breaks its interpolation.
-    with engine.begin() as connection:
+    if connection is not None:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    return config
+
+
+@contextmanager
+def migrating(engine: Engine) -> Iterator[Connection]:
+    """A connection holding one transaction for migrations: all of them happen, or none.
+
+    On SQLite, foreign keys are switched off for the duration (batch mode copies a table and
+    drops the old one, which would cascade-delete the rows referring to it; they are checked
+    before commit), and the transaction is begun explicitly so the DDL is inside it too
+    (pysqlite on its own would run CREATE and DROP outside any transaction).
+    """
+    with engine.connect() as connection:
+        if connection.dialect.name != "sqlite":
+            with connection.begin():
+                yield connection
+            return
+        driver = connection.connection.driver_connection
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # only works outside a transaction
+        connection.commit()
+        level = driver.isolation_level  # type: ignore[union-attr]
+        driver.isolation_level = None  # type: ignore[union-attr]
+        try:
+            with connection.begin():
+                connection.exec_driver_sql("BEGIN")
+                yield connection
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                if broken:
+                    raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+        finally:
+            driver.isolation_level = level  # type: ignore[union-attr]
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database schema up to date (``alembic upgrade head``)."""
+    with migrating(engine) as connection:
+        command.upgrade(alembic_config(connection), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Take the database schema back to ``revision`` (``alembic downgrade``), keeping data."""
+    with migrating(engine) as connection:
+        command.downgrade(alembic_config(connection), revision)
 
 
 def init_app(app: Flask) -> None:

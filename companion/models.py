@@ -1,7 +1,9 @@
-"""The tables: a match, its games (stored as round documents) and its history of changes.
+"""The tables: a match, its rounds (stored as round documents) and its history of changes.
 
-Scores are never stored: a game keeps the round document as entered, and the rules core
-scores it on every read, so a rule lives in one place only.
+Words: a *round* is one deal, a *match* the series, a *game* the kind (``Match.game`` is a
+game id of the rules core). Scores are never stored: a round keeps the round document as
+entered, and the rules core scores it on every read, so a rule lives in one place only.
+History entries are codes with parameters, rendered in the reader's language.
 """
 
 # No "from __future__ import annotations": SQLModel reads the relationship hints at runtime.
@@ -14,6 +16,8 @@ from sqlmodel import Field, Relationship, SQLModel
 TOKEN_LENGTH = 64
 NAME_LENGTH = 40
 TITLE_LENGTH = 80
+GAME_LENGTH = 20
+CODE_LENGTH = 40
 
 
 def utcnow() -> datetime:
@@ -48,25 +52,28 @@ class MatchBase(SQLModel):
     """What a player chooses when starting a match."""
 
     title: str | None = Field(default=None, max_length=TITLE_LENGTH)
-    game: str = Field(default="rummy17", max_length=20)
+    game: str = Field(max_length=GAME_LENGTH)
     players: list[str] = Field(sa_column=Column(JSON, nullable=False))
     first_dealer: str = Field(max_length=NAME_LENGTH)
-    games: int
+    #: Rounds in the series; None: the series runs to a target (Manipulation, MR-16).
+    games: int | None = None
 
 
 class Match(MatchBase, table=True):
-    """A series of games at one table, reached through its two secret links."""
+    """A series of rounds at one table, reached through its two secret links."""
 
     id: int | None = Field(default=None, primary_key=True)
     created: datetime = _when()
     edit_token: str = Field(max_length=TOKEN_LENGTH, unique=True, index=True)
     view_token: str = Field(max_length=TOKEN_LENGTH, unique=True, index=True)
     device: str | None = Field(default=None, max_length=TOKEN_LENGTH, index=True)
+    #: Grows by one with every change (1 when created); writes compare and set it.
+    revision: int = 1
 
-    rounds: list["Game"] = Relationship(
+    rounds: list["Round"] = Relationship(
         back_populates="match",
         sa_relationship_kwargs={
-            "order_by": "Game.number",
+            "order_by": "Round.number",
             "cascade": "all, delete-orphan",
             "lazy": "selectin",
         },
@@ -77,14 +84,17 @@ class Match(MatchBase, table=True):
     )
 
 
-class Game(SQLModel, table=True):
-    """One game (round) of a match: its number and the round document as entered."""
+class Round(SQLModel, table=True):
+    """One round of a match: its number, who dealt it and the round document as entered."""
 
-    __table_args__ = (UniqueConstraint("match_id", "number", name="uq_game_match_number"),)
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("match_id", "number", name="uq_round_match_number"),)
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
     number: int
+    #: Who dealt this round, kept as played: renumbering after a delete never changes it.
+    dealer: str = Field(max_length=NAME_LENGTH)
     document: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created: datetime = _when()
     updated: datetime = _when()
@@ -93,12 +103,13 @@ class Game(SQLModel, table=True):
 
 
 class Change(SQLModel, table=True):
-    """One entry of a match's history: when, what changed, and which game."""
+    """One entry of a match's history: when, a message code with its parameters, which round."""
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
     when: datetime = _when()
-    what: str = Field(max_length=500)
     number: int | None = None
+    code: str = Field(max_length=CODE_LENGTH)
+    params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
 
     match: Match | None = Relationship(back_populates="changes")

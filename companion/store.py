@@ -1,8 +1,30 @@
-"""Matches in the database: create, add/edit/delete games, and read them back as documents.
+"""Matches in the database: create, add/edit/delete rounds, and read them back as documents.
 
 Every write is checked by the rules core first (``match_document`` on the match as it would
 be after the write); an ``EntryError`` leaves the database as it was. Scores are never
 stored: ``result`` scores the stored round documents on every read.
+
+Revisions. ``Match.revision`` is 1 when the match is created and grows by one with every
+change. A write claims the next revision with one compare-and-set
+(``UPDATE match SET revision = r + 1 WHERE id = … AND revision = r``) before it touches a
+round, so of several writes based on the same revision exactly one wins. Given a
+``revision``, a write on any other revision raises ``StaleRevision`` and changes nothing;
+without one, a write that loses a race raises ``ConflictError`` (never "round 4" instead
+of the "round 3" that was typed).
+
+Dealers. Each round keeps the ``dealer`` it was played with. The rules core deals by
+rotation from ``first_dealer``; the store records that rotation when a round is added, and
+from then on the stored dealer is a fact of the table: deleting a round renumbers the later
+rounds but never changes who dealt them, and the next round is dealt by the player left of
+whoever dealt the last stored round (the deal passes clockwise, R17-2) — so deleting a
+round entered twice by mistake (delete the later copy) leaves the rotation as it was, and
+deleting a round that was really played does not make anyone deal twice in a row.
+``result`` shows the stored dealers; where a delete made them differ from plain rotation,
+only the ``dealer``/``starts`` lines differ from ``match_document(as_document(match))``.
+
+History. Entries are message codes with parameters (no words are stored), rendered in the
+reader's language by ``describe``; an edit keeps the old and new value of every field that
+changed, so a correction and its reversal (12 → 24 → 12) both stay visible.
 """
 
 from __future__ import annotations
@@ -10,16 +32,106 @@ from __future__ import annotations
 import copy
 import json
 import secrets
-from typing import Any
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, NoReturn
 
+from sqlalchemy import Table, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
-from companion.models import TITLE_LENGTH, Change, Game, Match, utcnow
-from companion.rules import EntryError, check_names, match_document
+from companion.models import TITLE_LENGTH, Change, Match, Round, utcnow
+from companion.rules import ENGLISH, EntryError, Translator, get_game, left_of, match_document
+from companion.rules.errors import about
+from companion.rules.messages import MESSAGES, N_, NN_, register, render
 
 # 24 random bytes = 192 bits, written as 32 URL-safe characters.
 TOKEN_BYTES = 24
+MATCH: Table = Match.__table__  # type: ignore[assignment]
+
+register(
+    {
+        # Problems the store raises.
+        "stale-revision": N_(
+            "this match has changed since it was loaded (it is now at revision {revision}); "
+            "reload it and enter the change again"
+        ),
+        "match-conflict": N_(
+            "someone else changed this match at the same moment; reload it and save again"
+        ),
+        "round-missing": NN_(
+            "there is no round {number}; the match has {count} round",
+            "there is no round {number}; the match has {count} rounds",
+            "count",
+        ),
+        "round-not-json": N_("the round cannot be stored as JSON: {reason}"),
+        "title-not-text": N_("the title must be text"),
+        "title-too-long": N_("the title is longer than {limit} characters"),
+        "series-no-length": N_(
+            "{game_name} has no set number of rounds: the match runs until someone reaches "
+            "the target ({rule})"
+        ),
+        "lengthen-by": N_("a match is lengthened by a whole number of rounds, 1 or more"),
+        # History entries.
+        "match-started": NN_(
+            "Match started: {players}; {dealer} deals first; {games} round",
+            "Match started: {players}; {dealer} deals first; {games} rounds",
+            "games",
+        ),
+        "match-started-target": N_(
+            "Match started: {players}; {dealer} deals first; played to the target"
+        ),
+        "rematch-started": NN_(
+            "Rematch started: {players}; {dealer} deals first; {games} round",
+            "Rematch started: {players}; {dealer} deals first; {games} rounds",
+            "games",
+        ),
+        "rematch-started-target": N_(
+            "Rematch started: {players}; {dealer} deals first; played to the target"
+        ),
+        "round-added": N_("Round {number} added"),
+        "round-edited": N_("Round {number} edited: {changes}"),
+        "round-unchanged": N_("Round {number} saved again with the same cards and choices"),
+        "round-deleted": N_("Round {number} deleted"),
+        "round-deleted-moved": N_("Round {number} deleted; round {next} is now round {number}"),
+        "round-deleted-renumbered": N_("Round {number} deleted; rounds {first}–{last} renumbered"),
+        "match-lengthened": N_("Match lengthened from {old} to {new} rounds"),
+        "legacy-note": N_("{text}"),
+        # One changed field of a round, inside "round-edited" (code "change-" + field).
+        "change-hand": N_("{player}'s hand: {old} → {new}"),
+        "change-rack": N_("{player}'s rack: {old} → {new}"),
+        "change-melds": N_("{player}'s melds: {old} → {new}"),
+        "change-player": N_("{player}, {what}: {old} → {new}"),
+        "change-went_out": N_("who went out: {old} → {new}"),
+        "change-knocked": N_("who knocked: {old} → {new}"),
+        "change-bonus_cards": N_("bonus cards: {old} → {new}"),
+        "change-last_discard": N_("last card: {old} → {new}"),
+        "change-field": N_("{what}: {old} → {new}"),
+        "value-none": N_("nobody"),
+        "value-empty": N_("none"),
+        "value-count": N_("{key} {value}"),
+    }
+)
+
+
+class ConflictError(EntryError):
+    """Someone else changed the match at the same moment; reload and enter it again."""
+
+    def __init__(self, code: str = "match-conflict", /, **params: Any) -> None:
+        super().__init__(code, **params)
+
+
+class StaleRevision(ConflictError):
+    """The write was based on another revision than the match's; nothing was changed."""
+
+    def __init__(self, revision: int) -> None:
+        super().__init__("stale-revision", revision=revision)
+        self.revision = revision
+
+
+class RoundMissing(EntryError):
+    """The match has no round with that number."""
 
 
 def new_token() -> str:
@@ -32,77 +144,21 @@ def _plain(doc: object) -> Any:
     try:
         return json.loads(json.dumps(doc, ensure_ascii=False))
     except (TypeError, ValueError) as err:
-        raise EntryError(f"the game cannot be stored as JSON: {err}") from None
+        raise EntryError("round-not-json", reason=str(err)) from None
 
 
-def _title(title: str | None) -> str | None:
+def _title(title: object) -> str | None:
     if title is None:
         return None
     if not isinstance(title, str):
-        raise EntryError("the title must be text")
+        raise EntryError("title-not-text", field="title")
     title = " ".join(title.split())
     if len(title) > TITLE_LENGTH:
-        raise EntryError(f"the title is longer than {TITLE_LENGTH} characters")
+        raise EntryError("title-too-long", field="title", limit=TITLE_LENGTH)
     return title or None
 
 
-class ConflictError(EntryError):
-    """Someone else changed the match at the same moment; reload and enter it again."""
-
-
-def _commit(session: Session) -> None:
-    """Commit; a clash with another phone's save becomes a ConflictError, nothing saved."""
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise ConflictError(
-            "someone else changed this match at the same moment; reload it and save again"
-        ) from None
-
-
-def _record(session: Session, match: Match, what: str, number: int | None = None) -> None:
-    session.add(Change(match=match, what=what, number=number, when=utcnow()))
-
-
-def create_match(
-    session: Session,
-    *,
-    players: list[str],
-    first_dealer: str,
-    games: int,
-    title: str | None = None,
-    device: str | None = None,
-) -> Match:
-    """Start a match: names in seat order (clockwise), the first dealer, the number of games."""
-    if not isinstance(players, list | tuple):
-        raise EntryError("players must be a list of names, in seat order (clockwise)")
-    seats = list(check_names(list(players)))
-    if isinstance(first_dealer, str):
-        first_dealer = first_dealer.strip()
-    title = _title(title)
-    doc: dict[str, Any] = {
-        "game": "rummy17",
-        "players": seats,
-        "first_dealer": first_dealer,
-        "games": games,
-        "rounds": [],
-    }
-    match_document(doc)  # R17-1, D17-7: 2–6 names, a known dealer, 1 or more games
-    match = Match(
-        title=title,
-        players=seats,
-        first_dealer=first_dealer,
-        games=games,
-        edit_token=new_token(),
-        view_token=new_token(),
-        device=device,
-    )
-    session.add(match)
-    what = f"Match started: {', '.join(seats)}; {first_dealer} deals first; {games} games"
-    _record(session, match, what)
-    session.commit()
-    return match
+# --- reading ------------------------------------------------------------------------------
 
 
 def get_by_edit_token(session: Session, token: str) -> Match | None:
@@ -130,101 +186,339 @@ def matches_for_device(session: Session, device: str) -> list[Match]:
 
 
 def as_document(match: Match) -> dict[str, Any]:
-    """The contract's match document: players, first dealer, games, title and every round."""
+    """The contract's match document: game, players, first dealer, length, title, rounds."""
     doc: dict[str, Any] = {
         "game": match.game,
         "players": list(match.players),
         "first_dealer": match.first_dealer,
-        "games": match.games,
     }
+    if match.games is not None:
+        doc["games"] = match.games
     if match.title:
         doc["title"] = match.title
-    doc["rounds"] = [copy.deepcopy(g.document) for g in match.rounds]
+    doc["rounds"] = [copy.deepcopy(r.document) for r in match.rounds]
     return doc
 
 
-def _game(match: Match, number: int) -> Game:
-    for game in match.rounds:
-        if game.number == number:
-            return game
-    raise EntryError(f"there is no game {number}; the match has {len(match.rounds)}")
+def _round(match: Match, number: int) -> Round:
+    for stored in match.rounds:
+        if stored.number == number:
+            return stored
+    raise RoundMissing("round-missing", number=number, count=len(match.rounds))
 
 
 def round_document(match: Match, number: int) -> dict[str, Any]:
-    """The round document of game ``number`` (1-based), as it was entered."""
-    return copy.deepcopy(_game(match, number).document)
+    """The round document of round ``number`` (1-based), as it was entered."""
+    return copy.deepcopy(_round(match, number).document)
+
+
+def next_dealer(match: Match) -> str:
+    """Who deals the next round: left of the last stored round's dealer (R17-2)."""
+    if not match.rounds:
+        return match.first_dealer
+    return left_of(match.players, match.rounds[-1].dealer)
 
 
 def result(match: Match) -> dict[str, Any]:
-    """The contract's match result, scored now by the rules core."""
-    return match_document(as_document(match))
+    """The contract's match result, scored now by the rules core, with the stored dealers."""
+    out = match_document(as_document(match))
+    seats = list(match.players)
+    for line, stored in zip(out["rounds"], match.rounds, strict=True):
+        line["dealer"] = stored.dealer
+        line["starts"] = left_of(seats, stored.dealer)
+    if "next" in out:
+        dealer = next_dealer(match)
+        out["next"]["dealer"] = dealer
+        out["next"]["starts"] = left_of(seats, dealer)
+    return out
 
 
-def _check(match: Match, rounds: list[dict[str, Any]]) -> None:
-    """Raise EntryError unless the match with these rounds is a valid match document."""
+# --- writing ------------------------------------------------------------------------------
+
+
+def _check(match: Match, rounds: list[dict[str, Any]], **changes: Any) -> dict[str, Any]:
+    """The result of the match with these rounds (and fields); EntryError if it is not valid."""
     doc = as_document(match)
+    doc.update(changes)
+    if doc.get("games") is None:
+        doc.pop("games", None)
     doc["rounds"] = rounds
-    match_document(doc)
+    return match_document(doc)
 
 
-def add_game(session: Session, match: Match, round_doc: dict[str, Any]) -> None:
-    """Check and store the next game of the match."""
-    doc = _plain(round_doc)
-    rounds = [g.document for g in match.rounds]
-    number = len(rounds) + 1
-    _check(match, [*rounds, doc])
-    session.add(Game(match=match, number=number, document=doc))
-    _record(session, match, f"Game {number} added", number)
-    _commit(session)
-    session.refresh(match)
+def _expect(match: Match, revision: int | None) -> None:
+    """Refuse a write based on another revision than the one loaded (nothing is changed)."""
+    if revision is not None and revision != match.revision:
+        raise StaleRevision(match.revision)
 
 
-def update_game(session: Session, match: Match, number: int, round_doc: dict[str, Any]) -> None:
-    """Check and store a corrected game ``number``; the history says what changed."""
-    game = _game(match, number)
-    doc = _plain(round_doc)
-    rounds = [doc if g.number == number else g.document for g in match.rounds]
-    _check(match, rounds)
-    parts = describe_changes(game.document, doc)
-    game.document = doc
-    game.updated = utcnow()
-    session.add(game)
-    what = (
-        f"Game {number} edited: {', '.join(parts)}" if parts else f"Game {number} saved, unchanged"
+@contextmanager
+def _writing(session: Session, match: Match, revision: int | None) -> Iterator[None]:
+    """Claim the match's next revision, run the writes inside, commit; all or nothing.
+
+    The claim is one compare-and-set, ``UPDATE match SET revision = r + 1 WHERE id = … AND
+    revision = r``, and runs first in the transaction (SQLite takes its write lock on it,
+    PostgreSQL locks the row), so of several writes on the same revision exactly one wins.
+    """
+    expected = match.revision
+    claimed = session.connection().execute(
+        update(MATCH)
+        .where(MATCH.c.id == match.id, MATCH.c.revision == expected)
+        .values(revision=expected + 1)
     )
-    _record(session, match, what, number)
-    _commit(session)
+    if claimed.rowcount != 1:
+        _lost(session, match, revision)
+    set_committed_value(match, "revision", expected + 1)
+    clash = False
+    try:
+        yield
+        session.commit()
+    except IntegrityError:  # the unique (match, number) as a second line of defence
+        clash = True
+    except BaseException:
+        session.rollback()
+        raise
+    if clash:
+        _lost(session, match, revision)
     session.refresh(match)
 
 
-def delete_game(session: Session, match: Match, number: int) -> None:
-    """Delete game ``number``; the later games move up one number."""
-    game = _game(match, number)
-    later = [g for g in match.rounds if g.number > number]
-    match.rounds.remove(game)
-    session.delete(game)
-    session.flush()
-    # One at a time, lowest first, so (match, number) stays unique at every step.
-    for g in later:
-        g.number -= 1
-        session.add(g)
+def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
+    """Roll back a write that lost the race, reload the match and say why."""
+    session.rollback()
+    session.refresh(match)
+    if revision is not None:
+        raise StaleRevision(match.revision)
+    raise ConflictError()
+
+
+def _record(session: Session, match: Match, code: str, **params: Any) -> None:
+    """Add a history entry: a code and its parameters (``number``: the round it is about)."""
+    number = params.get("number")
+    session.add(Change(match=match, code=code, params=params, number=number, when=utcnow()))
+
+
+def _started(
+    session: Session, match: Match, code: str, seats: list[str], dealer: str, games: int | None
+) -> None:
+    if games is None:
+        _record(session, match, f"{code}-target", players=seats, dealer=dealer)
+    else:
+        _record(session, match, code, players=seats, dealer=dealer, games=games)
+
+
+def create_match(
+    session: Session,
+    *,
+    game: str,
+    players: list[str],
+    first_dealer: str,
+    games: int | None,
+    title: str | None = None,
+    device: str | None = None,
+) -> Match:
+    """Start a match of ``game``: names in seat order (clockwise), the first dealer, its length.
+
+    ``games`` None gives the game's default length (one round per player, D17-7, DK-3,
+    DO-5), or no length for a game played to a target (MR-16).
+    :raises EntryError: a bad game, names, dealer, length or title; nothing is stored.
+    """
+    with about(field="game"):
+        kind = get_game(game)
+    if isinstance(first_dealer, str):
+        first_dealer = first_dealer.strip()
+    if isinstance(players, list | tuple):
+        players = [p.strip() if isinstance(p, str) else p for p in players]
+    title = _title(title)
+    doc: dict[str, Any] = {"game": kind.id, "players": players, "first_dealer": first_dealer}
+    if games is not None:
+        doc["games"] = games
+    checked = match_document({**doc, "rounds": []})  # seats, dealer and length, per game
+    seats = list(checked["totals"])  # seat order, names as the rules core read them
+    match = Match(
+        game=kind.id,
+        title=title,
+        players=seats,
+        first_dealer=first_dealer,
+        games=checked["games"],
+        edit_token=new_token(),
+        view_token=new_token(),
+        device=device,
+        revision=1,
+    )
+    session.add(match)
+    _started(session, match, "match-started", seats, first_dealer, match.games)
+    session.commit()
+    return match
+
+
+def rematch(session: Session, match: Match, *, device: str | None = None) -> Match:
+    """A new match at the same table: same game, seats and length; the next player deals first."""
+    seats = list(match.players)
+    again = Match(
+        game=match.game,
+        title=match.title,
+        players=seats,
+        first_dealer=left_of(seats, match.first_dealer),
+        games=match.games,
+        edit_token=new_token(),
+        view_token=new_token(),
+        device=device if device is not None else match.device,
+        revision=1,
+    )
+    _check(again, [])
+    session.add(again)
+    _started(session, again, "rematch-started", seats, again.first_dealer, again.games)
+    session.commit()
+    return again
+
+
+def add_round(
+    session: Session, match: Match, doc: dict[str, Any], *, revision: int | None = None
+) -> None:
+    """Check and store the next round of the match, dealt by ``next_dealer``.
+
+    :raises StaleRevision: ``revision`` is given and is not the match's; nothing changed.
+    :raises ConflictError: another write won the race; nothing changed.
+    :raises EntryError: the round is not valid; nothing changed.
+    """
+    _expect(match, revision)
+    round_doc = _plain(doc)
+    rounds = [r.document for r in match.rounds]
+    number = len(rounds) + 1
+    _check(match, [*rounds, round_doc])
+    dealer = next_dealer(match)
+    with _writing(session, match, revision):
+        session.add(Round(match=match, number=number, dealer=dealer, document=round_doc))
+        _record(session, match, "round-added", number=number)
+
+
+def update_round(
+    session: Session,
+    match: Match,
+    number: int,
+    doc: dict[str, Any],
+    *,
+    revision: int | None = None,
+) -> None:
+    """Check and store a corrected round ``number``; the history keeps old and new values.
+
+    Saving exactly the stored document changes nothing (not even the revision).
+    :raises RoundMissing, StaleRevision, ConflictError, EntryError: nothing changed.
+    """
+    _expect(match, revision)
+    stored = _round(match, number)
+    round_doc = _plain(doc)
+    if round_doc == stored.document:
+        return
+    rounds = [round_doc if r.number == number else r.document for r in match.rounds]
+    _check(match, rounds)
+    changes = diff_rounds(stored.document, round_doc)
+    with _writing(session, match, revision):
+        stored.document = round_doc
+        stored.updated = utcnow()
+        session.add(stored)
+        if changes:
+            _record(session, match, "round-edited", number=number, changes=changes)
+        else:
+            _record(session, match, "round-unchanged", number=number)
+
+
+def delete_round(
+    session: Session, match: Match, number: int, *, revision: int | None = None
+) -> None:
+    """Delete round ``number``; the later rounds move up one number and keep their dealers.
+
+    :raises RoundMissing, StaleRevision, ConflictError: nothing changed.
+    """
+    _expect(match, revision)
+    stored = _round(match, number)
+    later = [r for r in match.rounds if r.number > number]
+    if len(later) > 1:
+        code, extra = "round-deleted-renumbered", {"first": number + 1, "last": number + len(later)}
+    elif later:
+        code, extra = "round-deleted-moved", {"next": number + 1}
+    else:
+        code, extra = "round-deleted", {}
+    with _writing(session, match, revision):
+        match.rounds.remove(stored)
+        session.delete(stored)
         session.flush()
-    what = f"Game {number} deleted"
-    if later:
-        what += f"; games {number + 1}–{number + len(later)} renumbered"
-        if len(later) == 1:
-            what = f"Game {number} deleted; game {number + 1} is now game {number}"
-    _record(session, match, what, number)
-    _commit(session)
-    session.refresh(match)
+        # One at a time, lowest first, so (match, number) stays unique at every step.
+        for moved in later:
+            moved.number -= 1
+            session.add(moved)
+            session.flush()
+        _record(session, match, code, number=number, **extra)
+
+
+def lengthen(session: Session, match: Match, *, by: int = 1, revision: int | None = None) -> None:
+    """Add ``by`` rounds to the series (refused for a game played to a target, MR-16).
+
+    :raises StaleRevision, ConflictError, EntryError: nothing changed.
+    """
+    _expect(match, revision)
+    if match.games is None:
+        kind = get_game(match.game)
+        raise EntryError(
+            "series-no-length", field="games", rule=kind.series_rule, game_name=kind.name
+        )
+    if isinstance(by, bool) or not isinstance(by, int) or by < 1:
+        raise EntryError("lengthen-by", field="games")
+    old = match.games
+    _check(match, [r.document for r in match.rounds], games=old + by)
+    with _writing(session, match, revision):
+        match.games = old + by
+        session.add(match)
+        _record(session, match, "match-lengthened", old=old, new=old + by)
+
+
+# --- history ------------------------------------------------------------------------------
 
 
 def history(match: Match) -> list[dict[str, Any]]:
-    """Every change to the match, oldest first: when (UTC), what, and the game number."""
+    """Every change to the match, oldest first: when (UTC), round number, code and params."""
     return [
-        {"when": c.when, "what": c.what, "number": c.number}
+        {"when": c.when, "number": c.number, "code": c.code, "params": copy.deepcopy(c.params)}
         for c in sorted(match.changes, key=lambda c: c.id or 0)
     ]
+
+
+def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
+    """A history entry in words, in the language of ``tr``."""
+    params = dict(entry.get("params") or {})
+    if "changes" in params:
+        params["changes"] = "; ".join(_describe_change(c, tr) for c in params["changes"])
+    return render(entry["code"], params, tr)
+
+
+def _describe_change(change: Mapping[str, Any], tr: Translator) -> str:
+    what = str(change.get("what"))
+    player = change.get("player")
+    code = f"change-{what}"
+    if code not in MESSAGES:
+        code = "change-player" if player is not None else "change-field"
+    values = {
+        "what": what,
+        "player": player,
+        "old": _value_text(change.get("old"), tr),
+        "new": _value_text(change.get("new"), tr),
+    }
+    return render(code, {k: v for k, v in values.items() if v is not None}, tr)
+
+
+def _value_text(value: Any, tr: Translator) -> str:
+    """A stored old/new value in words: cards as written, counts with their names."""
+    if value is None:
+        return render("value-none", {}, tr)
+    if value == "" or value == [] or value == {}:
+        return render("value-empty", {}, tr)
+    if isinstance(value, Mapping):
+        return ", ".join(
+            render("value-count", {"key": tr.gettext(str(k)), "value": v}, tr)
+            for k, v in value.items()
+        )
+    return str(value)
 
 
 def _norm(value: Any) -> Any:
@@ -238,21 +532,40 @@ def _norm(value: Any) -> Any:
     return value
 
 
-def describe_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """What differs between two round documents, in plain words ("Anna's hand", "bonus cards")."""
-    parts: list[str] = []
-    old_players = {_norm(p.get("name")): p for p in old.get("players", [])}
+def _text(value: Any) -> Any:
+    """A value as the history keeps it: cards and melds as written, counts and names as they are."""
+    if isinstance(value, list):
+        if value and all(isinstance(v, list) for v in value):  # melds
+            return " ".join("[" + " ".join(map(str, v)) + "]" for v in value)
+        return " ".join(map(str, value))
+    return copy.deepcopy(value)
+
+
+def diff_rounds(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What differs between two round documents: each field's old and new value, by player."""
+    changes: list[dict[str, Any]] = []
+    old_players = {
+        _norm(p.get("name")): p for p in old.get("players", []) if isinstance(p, Mapping)
+    }
     for player in new.get("players", []):
-        name = player.get("name")
-        before = old_players.get(_norm(name), {})
-        if _norm(before.get("melds", [])) != _norm(player.get("melds", [])):
-            parts.append(f"{name}'s melds")
-        if _norm(before.get("hand", [])) != _norm(player.get("hand", [])):
-            parts.append(f"{name}'s hand")
-    if _norm(old.get("bonus_cards")) != _norm(new.get("bonus_cards")):
-        parts.append("bonus cards")
-    if _norm(old.get("went_out")) != _norm(new.get("went_out")):
-        parts.append("who went out")
-    if _norm(old.get("last_discard")) != _norm(new.get("last_discard")):
-        parts.append("last card")
-    return parts
+        if not isinstance(player, Mapping):
+            continue
+        before = old_players.get(_norm(player.get("name")), {})
+        for key in [k for k in player if k != "name"] + [
+            k for k in before if k != "name" and k not in player
+        ]:
+            if _norm(before.get(key)) != _norm(player.get(key)):
+                changes.append(
+                    {
+                        "what": key,
+                        "player": player.get("name"),
+                        "old": _text(before.get(key)),
+                        "new": _text(player.get(key)),
+                    }
+                )
+    keys = [k for k in new if k not in ("players", "game")]
+    keys += [k for k in old if k not in ("players", "game") and k not in new]
+    for key in keys:
+        if _norm(old.get(key)) != _norm(new.get(key)):
+            changes.append({"what": key, "old": _text(old.get(key)), "new": _text(new.get(key))})
+    return changes

@@ -13,7 +13,7 @@ from sqlalchemy import Connection
 from sqlmodel import SQLModel
 
 import companion.models  # noqa: F401  (registers the tables on SQLModel.metadata)
-from companion.db import make_engine
+from companion.db import make_engine, migrating
 
 config = context.config
 target_metadata = SQLModel.metadata
@@ -55,7 +55,7 @@ def run_migrations_online() -> None:
             context.run_migrations()
         return
     engine = make_engine(_url())
-    with engine.begin() as connection:
+    with migrating(engine) as connection:
         _configure(connection)
         with context.begin_transaction():
             context.run_migrations()
