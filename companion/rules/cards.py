@@ -10,6 +10,39 @@ import re
 from dataclasses import dataclass
 
 from .errors import EntryError
+from .messages import N_, register
+
+register(
+    {
+        "not-a-card": N_(
+            "{text} is not a card: a card is a colour ({colours}) and a value {low}–{high}, "
+            "like {example}, or * for a joker"
+        ),
+        "not-a-card-coloured-joker": N_(
+            "{text} is not a card: a card is a colour ({colours}) and a value {low}–{high}, "
+            "like {example}, or *R (a red joker) for a joker"
+        ),
+        "not-a-card-suit": N_(
+            "{text} is not a card: a card is a rank A, 2–10, J, Q, K and a suit ({colours}), "
+            "like 10H, or * for a joker"
+        ),
+        "value-out-of-range": N_("{card} is not a card: values run from {low} to {high}"),
+        "joker-needs-colour": N_(
+            "{card} is not a joker: a joker names its colour, like *R (the red joker) or *R6 "
+            "(the red joker standing for R6)"
+        ),
+        "joker-other-colour": N_(
+            "the {colour} joker cannot stand for {stand}: a joker only stands for a card of its "
+            "own colour ({rule})"
+        ),
+        "joker-value-missing": N_(
+            "{card} is not a joker: after *{letter} comes the value it stands for, {low}–{high}"
+        ),
+        "joker-bad-stand-in": N_(
+            "{card} is not a joker: write * alone or * with the card it stands for"
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -38,7 +71,7 @@ RUMMY17 = Deck(
     True,
     {},
     # D17-1: the letters; only red and blue matter for scoring.
-    {"R": "red", "B": "blue", "G": "green", "Y": "yellow", "K": "black"},
+    {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "Y": N_("yellow"), "K": N_("black")},
 )
 RUMMIKUB = Deck(
     "rummikub",
@@ -47,7 +80,7 @@ RUMMIKUB = Deck(
     13,
     False,
     {},
-    {"K": "black", "R": "red", "B": "blue", "O": "orange"},  # DK-1
+    {"K": N_("black"), "R": N_("red"), "B": N_("blue"), "O": N_("orange")},  # DK-1
 )
 RUMMY_O = Deck(
     "rummy-o",
@@ -56,7 +89,7 @@ RUMMY_O = Deck(
     13,
     False,
     {},
-    {"R": "red", "B": "blue", "K": "black", "G": "green"},  # DO-1
+    {"R": N_("red"), "B": N_("blue"), "K": N_("black"), "G": N_("green")},  # DO-1
 )
 MANIPULATION = Deck(
     "manipulation",
@@ -65,7 +98,7 @@ MANIPULATION = Deck(
     13,
     False,
     {1: "A", 11: "J", 12: "Q", 13: "K"},
-    {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")},
     suit_last=True,
 )
 DECKS: dict[str, Deck] = {d.game: d for d in (RUMMY17, RUMMIKUB, RUMMY_O, MANIPULATION)}
@@ -143,50 +176,53 @@ def _card_or_none(text: str, deck: Deck) -> Card | None:
     return Card(colour, value, deck.game)
 
 
-def describe_deck(deck: Deck) -> str:
-    """One line saying what a card of this game looks like, for error messages."""
-    colours = ", ".join(f"{c} {n}" for c, n in deck.colour_names.items())
+def _not_a_card(text: str, deck: Deck, card: str) -> EntryError:
+    """``text`` is no card of ``deck``: say what a card of this game looks like."""
     if deck.suit_last:
-        return f"a rank A, 2–10, J, Q, K and a suit ({colours}), like 10H, or * for a joker"
-    joker = "*R (a red joker)" if deck.coloured_jokers else "*"
-    return (
-        f"a colour ({colours}) and a value {deck.low}–{deck.high}, like "
-        f"{deck.colours[0]}7, or {joker} for a joker"
+        return EntryError("not-a-card-suit", card=card, text=text, colours=dict(deck.colour_names))
+    code = "not-a-card-coloured-joker" if deck.coloured_jokers else "not-a-card"
+    return EntryError(
+        code,
+        card=card,
+        text=text,
+        colours=dict(deck.colour_names),
+        low=deck.low,
+        high=deck.high,
+        example=f"{deck.colours[0]}7",
     )
 
 
-def parse_card(raw: object, game: str = "rummy17", *, prefix: str = "") -> Token:
-    """Read one card or joker, case-insensitively; raise ``EntryError`` naming it otherwise."""
+def parse_card(raw: object, game: str = "rummy17") -> Token:
+    """Read one card or joker, case-insensitively; raise ``EntryError`` naming it otherwise.
+
+    The caller says where the card lies (``about(player=..., meld=...)``).
+
+    >>> parse_card("r7").text
+    'R7'
+    >>> parse_card("R18")
+    Traceback (most recent call last):
+    companion.rules.errors.EntryError: R18 is not a card: values run from 1 to 17
+    """
     deck = DECKS[game]
     if not isinstance(raw, str) or not raw.strip():
-        raise EntryError(
-            f"{prefix}{raw!r} is not a card: a card is {describe_deck(deck)}", card=str(raw)
-        )
+        raise _not_a_card(repr(raw), deck, str(raw))
     text = raw.strip().upper()
     if text.startswith("*"):
-        return _parse_joker(text, raw, deck, prefix)
+        return _parse_joker(text, deck)
     card = _card_or_none(text, deck)
     if card is None:
-        raise EntryError(_unknown(text, deck, prefix), card=text)
+        m = _NUMBER.match(text)
+        if m and not deck.suit_last and m.group(1) in deck.colours:
+            raise EntryError("value-out-of-range", card=text, low=deck.low, high=deck.high)
+        raise _not_a_card(text, deck, text)
     return card
 
 
-def _unknown(text: str, deck: Deck, prefix: str) -> str:
-    m = _NUMBER.match(text)
-    if m and not deck.suit_last and m.group(1) in deck.colours:
-        return f"{prefix}{text} is not a card: values run from {deck.low} to {deck.high}"
-    return f"{prefix}{text} is not a card: a card is {describe_deck(deck)}"
-
-
-def _parse_joker(text: str, raw: str, deck: Deck, prefix: str) -> Joker:
+def _parse_joker(text: str, deck: Deck) -> Joker:
     rest = text[1:]
     if deck.coloured_jokers:
         if not rest or rest[0] not in deck.colours:
-            raise EntryError(
-                f"{prefix}{text} is not a joker: a joker names its colour, like *R "
-                f"(the red joker) or *R6 (the red joker standing for R6)",
-                card=text,
-            )
+            raise EntryError("joker-needs-colour", card=text)
         colour, stand = rest[0], rest[1:]
         if not stand:
             return Joker(colour, None, deck.game)
@@ -195,26 +231,26 @@ def _parse_joker(text: str, raw: str, deck: Deck, prefix: str) -> Joker:
             stand_card = _card_or_none(stand, deck)
             if stand_card is not None and stand_card.colour != colour:
                 raise EntryError(
-                    f"{prefix}the {deck.colour_names[colour]} joker cannot stand for "
-                    f"{stand_card.text}: a joker only stands for a card of its own colour (R17-13)",
+                    "joker-other-colour",
                     card=text,
                     rule="R17-13",
+                    colour=deck.colour_names[colour],
+                    stand=stand_card.text,
                 )
         if stand_card is None:
             raise EntryError(
-                f"{prefix}{text} is not a joker: after *{colour} comes the value it stands for, "
-                f"{deck.low}–{deck.high}",
+                "joker-value-missing",
                 card=text,
+                letter=colour,
+                low=deck.low,
+                high=deck.high,
             )
         return Joker(colour, stand_card, deck.game)
     if not rest:
         return Joker(None, None, deck.game)
     stand_card = _card_or_none(rest, deck)
     if stand_card is None:
-        raise EntryError(
-            f"{prefix}{text} is not a joker: write * alone or * with the card it stands for",
-            card=text,
-        )
+        raise EntryError("joker-bad-stand-in", card=text)
     return Joker(None, stand_card, deck.game)
 
 

@@ -34,15 +34,14 @@ class Problem:
 
     def reason(self, tr: Translator = ENGLISH) -> str:
         """The problem in words, without saying where (for a message next to its field)."""
-        return render(self.code, self._values(), tr)
+        return render(self.code, self.values(), tr)
 
     def message(self, tr: Translator = ENGLISH) -> str:
         """The problem in words, saying where: ``"round 2: Béla, meld 2: R5 appears twice"``."""
-        if " " in self.code:  # LEGACY: the sentence already says where
-            return (f"game {self.round}: " if self.round else "") + self.reason(tr)
         return location(self.round, self.player, self.meld, self.field, tr) + self.reason(tr)
 
-    def _values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, Any]:
+        """Everything ``render`` needs for this problem's text: its places and parameters."""
         values = {k: getattr(self, k) for k in PLACES if getattr(self, k) is not None}
         values.update(self.params)
         return values
@@ -57,6 +56,15 @@ class Problem:
         if self.params:
             body["params"] = dict(self.params)
         return body
+
+
+def reason_fields(problem: Problem) -> dict[str, Any]:
+    """A verdict's ``reason`` in English, with ``code`` and ``params`` to say it anew.
+
+    An extension of the contract's ``check`` verdict: ``render(code, params, tr)`` gives the
+    same reason in the table's language.
+    """
+    return {"reason": problem.reason(), "code": problem.code, "params": problem.values()}
 
 
 class EntryError(Exception):
@@ -78,8 +86,6 @@ class EntryError(Exception):
         field: str | None = None,
         **params: Any,
     ) -> None:
-        params.update(params.pop("extra", None) or {})  # LEGACY
-        field = field or params.pop("field", None)
         self.problems: list[Problem] = [Problem(code, params, player, meld, card, rule, field)]
         super().__init__(code)
 
@@ -96,7 +102,15 @@ class EntryError(Exception):
 
     @property
     def first(self) -> Problem:
+        """The problem found first (what a terminal shows)."""
         return self.problems[0]
+
+    @property
+    def codes(self) -> list[str]:
+        """Every problem's code, in the order they were found."""
+        return [p.code for p in self.problems]
+
+    # The first problem's code and places, for a caller that shows one problem.
 
     @property
     def code(self) -> str:
@@ -106,21 +120,9 @@ class EntryError(Exception):
     def player(self) -> str | None:
         return self.first.player
 
-    @player.setter
-    def player(self, value: str | None) -> None:  # LEGACY: until every raise uses codes
-        self.first.player = value
-
     @property
     def meld(self) -> int | None:
         return self.first.meld
-
-    @meld.setter
-    def meld(self, value: int | None) -> None:  # LEGACY
-        self.first.meld = value
-
-    @property
-    def extra(self) -> dict[str, Any]:  # LEGACY
-        return self.first.params
 
     @property
     def card(self) -> str | None:
@@ -131,11 +133,28 @@ class EntryError(Exception):
         return self.first.rule
 
     @property
+    def field(self) -> str | None:
+        return self.first.field
+
+    @property
+    def round(self) -> int | None:
+        return self.first.round
+
+    @property
+    def extra(self) -> dict[str, Any]:  # LEGACY: companion/pages.py reads extra["field"]
+        values = dict(self.first.params)
+        values.update(
+            {k: getattr(self.first, k) for k in ("field", "round") if getattr(self.first, k)}
+        )
+        return values
+
+    @property
     def message(self) -> str:
         """The first problem in English, saying where (what a terminal shows)."""
         return self.first.message()
 
     def messages(self, tr: Translator = ENGLISH) -> list[str]:
+        """Every problem in words, saying where."""
         return [p.message(tr) for p in self.problems]
 
     def at(self, **places: Any) -> EntryError:
@@ -184,15 +203,6 @@ class Collector:
         """Raise every problem gathered so far, if there is one."""
         if self.problems:
             raise EntryError.of(self.problems)
-
-
-def where(player: str | None = None, meld: int | None = None) -> str:  # LEGACY
-    parts = []
-    if player is not None:
-        parts.append(player)
-    if meld is not None:
-        parts.append(f"meld {meld}")
-    return ", ".join(parts) + ": " if parts else ""
 
 
 @contextmanager

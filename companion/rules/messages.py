@@ -7,6 +7,11 @@ for ``pybabel extract`` without importing any translation library here.
 
 A text is either one sentence, or ``(singular, plural, count)`` where ``count`` names the
 parameter that chooses the plural form.
+
+Parameters are plain JSON values, so a problem can travel to a shell and be rendered there:
+a list reads ``A, B and C`` (``A, B or C`` for the parameters in ``ALTERNATIVES``; a list of
+lists ``A and B or C and D``), an object ``R red, B blue`` (key, then value), and the values
+of the parameters in ``TERMS`` are words of the game, translated too.
 """
 
 from __future__ import annotations
@@ -48,7 +53,11 @@ Text = str | tuple[str, str, str]
 
 #: Parameters whose values are words of the game (colour names, game names, bonus cards):
 #: they are translated too, through the same catalogue.
-TERMS = frozenset({"colour", "colour2", "game_name", "bonus_name", "holding"})
+TERMS = frozenset(
+    {"colour", "colour2", "colours", "game_name", "bonus_name", "holding", "phrase", "nobody"}
+)
+#: List parameters that offer a choice, read ``A, B or C`` rather than ``A, B and C``.
+ALTERNATIVES = frozenset({"could", "options"})
 
 MESSAGES: dict[str, Text] = {}
 
@@ -64,9 +73,19 @@ def register(texts: Mapping[str, Text]) -> None:
 def _value(key: str, value: Any, tr: Translator) -> Any:
     if isinstance(value, str) and key in TERMS:
         return tr.gettext(value)
+    if isinstance(value, Mapping):  # {"R": "red", "B": "blue"} → "R red, B blue"
+        return ", ".join(f"{k} {_value(key, v, tr)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        word = "or" if key in ALTERNATIVES else "and"
+        return join([_item(key, v, tr) for v in value], tr, word=word)
+    return value
+
+
+def _item(key: str, value: Any, tr: Translator) -> str:
+    """One entry of a list parameter; an entry that is itself a list reads ``A and B``."""
     if isinstance(value, list | tuple):
         return join([str(_value(key, v, tr)) for v in value], tr)
-    return value
+    return str(_value(key, value, tr))
 
 
 def join(items: Sequence[str], tr: Translator = ENGLISH, *, word: str = "and") -> str:

@@ -10,8 +10,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import EntryError
+from .messages import N_, register
 
 NAME_LIMIT = 40  # contract
+
+register(
+    {
+        "player-count": N_("{game_name} is for {low} to {high} players, not {count} ({rule})"),
+        "name-missing": N_("player {number} has no name"),
+        "name-too-long": N_("player {number}'s name is longer than {limit} characters"),
+        "name-twice": N_("the name {name} is used twice; each player needs their own name"),
+        "seats-differ": N_(
+            "the round's players must be the match's players in the same seat order: {names}"
+        ),
+    }
+)
 
 
 def check_names(
@@ -19,28 +32,27 @@ def check_names(
     *,
     players: tuple[int, int] = (2, 6),
     rule: str = "R17-1",
-    game: str = "Rummy 17",
+    game: str = N_("Rummy 17"),
 ) -> tuple[str, ...]:
-    """Unique, non-empty names of at most 40 characters, as many as the game allows."""
+    """Unique, non-empty names of at most 40 characters, as many as the game allows.
+
+    ``game`` is the game's name, translated when the problem is rendered.
+    """
     low, high = players
     if not low <= len(names) <= high:
         raise EntryError(
-            f"{game} is for {low} to {high} players, not {len(names)} ({rule})", rule=rule
+            "player-count", rule=rule, game_name=game, low=low, high=high, count=len(names)
         )
     seen: set[str] = set()
     out = []
     for i, name in enumerate(names, start=1):
         if not isinstance(name, str) or not name.strip():
-            raise EntryError(f"player {i} has no name")
+            raise EntryError("name-missing", number=i)
         name = name.strip()
         if len(name) > NAME_LIMIT:
-            raise EntryError(
-                f"player {i}'s name is longer than {NAME_LIMIT} characters", player=name
-            )
+            raise EntryError("name-too-long", player=name, number=i, limit=NAME_LIMIT)
         if name.casefold() in seen:
-            raise EntryError(
-                f"the name {name} is used twice; each player needs their own name", player=name
-            )
+            raise EntryError("name-twice", player=name, name=name)
         seen.add(name.casefold())
         out.append(name)
     return tuple(out)
@@ -49,10 +61,7 @@ def check_names(
 def check_seats(seats: Sequence[str], names: Sequence[str] | None) -> None:
     """A round of a match seats the match's players, in the match's order (R17-2, R17-6)."""
     if names is not None and tuple(seats) != tuple(names):
-        raise EntryError(
-            "the round's players must be the match's players in the same seat "
-            f"order: {', '.join(names)}"
-        )
+        raise EntryError("seats-differ", field="players", names=", ".join(names))
 
 
 def dealer_of(seats: Sequence[str], first_dealer: str, number: int) -> str:

@@ -10,7 +10,31 @@ from itertools import product
 from typing import Any
 
 from .cards import DECKS, Card, Joker, Token
+from .errors import Problem, reason_fields
 from .holdings import face_value
+from .messages import N_, register
+
+register(
+    {
+        "tiles-too-short": N_("a meld needs at least three cards, this one has {count}"),
+        "tiles-too-many-jokers": N_("a meld holds at most {most} jokers"),
+        "group-card-twice": N_("a group never holds two identical cards: {card} appears twice"),
+        "group-too-long": N_("a group has at most four cards"),
+        "run-value-twice": N_("a run never holds the same value twice"),
+        "run-wraps": N_("1 cannot follow 13 in a run"),
+        "run-turns-corner": N_("a run never turns the corner from K through A to 2"),
+        "run-not-consecutive": N_(
+            "a run has consecutive values, and the jokers cannot fill the gaps"
+        ),
+        "tiles-mixed": N_("a group has one value and a run one colour (or suit)"),
+        "tiles-joker-could": N_(
+            "the joker could stand for {could}; say which, like *{first} ({rule})"
+        ),
+        "tiles-joker-could-more": N_(
+            "the joker could stand for {could} or others; say which, like *{first} ({rule})"
+        ),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -63,29 +87,27 @@ def _value_views(faces: Sequence[Card], style: Style) -> list[list[int]]:
     return [values]
 
 
-def _reason(numbers: list[Card], n: int, style: Style) -> tuple[str, str]:
+def _problem(numbers: list[Card], n: int, style: Style) -> Problem:
+    """Why no reading of the meld is a group or a run, citing the game's clause."""
     if n < 3:
-        return f"a meld needs at least three cards, this one has {n}", style.run_rule
+        return Problem("tiles-too-short", {"count": n}, rule=style.run_rule)
     values = {c.value for c in numbers}
     colours = [c.colour for c in numbers]
     if len(values) == 1:
         if len(set(colours)) < len(colours):
             twice = next(c for c in numbers if colours.count(c.colour) > 1)
-            return (
-                f"a group never holds two identical cards: {twice.text} appears twice",
-                style.group_rule,
-            )
-        return "a group has at most four cards", style.group_rule
+            return Problem("group-card-twice", card=twice.text, rule=style.group_rule)
+        return Problem("group-too-long", rule=style.group_rule)
     if len(set(colours)) == 1:
         ordered = sorted(values)
         if len(ordered) < len(numbers):
-            return "a run never holds the same value twice", style.run_rule
+            return Problem("run-value-twice", rule=style.run_rule)
         if not style.ace_high and 1 in values and 13 in values:
-            return "1 cannot follow 13 in a run", style.wrap_rule
+            return Problem("run-wraps", rule=style.wrap_rule)
         if style.ace_high and 1 in values and 2 in values and 13 in values:
-            return "a run never turns the corner from K through A to 2", style.wrap_rule
-        return "a run has consecutive values, and the jokers cannot fill the gaps", style.run_rule
-    return "a group has one value and a run one colour (or suit)", style.run_rule
+            return Problem("run-turns-corner", rule=style.wrap_rule)
+        return Problem("run-not-consecutive", rule=style.run_rule)
+    return Problem("tiles-mixed", rule=style.run_rule)
 
 
 def _ordered(cards: list[Token], kind: str, colours: tuple[str, ...]) -> list[Token]:
@@ -107,12 +129,8 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
     numbers = [t for t in tokens if isinstance(t, Card)]
     jokers = [t for t in tokens if isinstance(t, Joker)]
     if len(jokers) > style.max_jokers:
-        return {
-            "valid": False,
-            "kind": None,
-            "rule": style.run_rule,
-            "reason": f"a meld holds at most {style.max_jokers} jokers",
-        }
+        problem = Problem("tiles-too-many-jokers", {"most": style.max_jokers}, rule=style.run_rule)
+        return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
     options = [
         [j.stands_for]
         if j.stands_for
@@ -130,8 +148,8 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
         key = tuple(c.text for c in _ordered(cards, kind, deck.colours))
         readings.setdefault(key, (kind, faces))
     if not readings:
-        reason, rule = _reason(numbers, len(tokens), style)
-        return {"valid": False, "kind": None, "reason": reason, "rule": rule}
+        problem = _problem(numbers, len(tokens), style)
+        return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
     # Mostly jokers (R5 * *) can read as a group or a run: each reading names its own kind,
     # and the headline kind stays one of the contract's two values.
     kinds = {k for k, _ in readings.values()}
@@ -146,10 +164,9 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
             {"kind": k, "cards": list(texts), "value": meld_value(game, f)}
             for texts, (k, f) in sorted(readings.items())
         ]
-        options = [" and ".join(t[1:] for t in texts if t.startswith("*")) for texts in readings]
-        out["reason"] = (
-            f"the joker could stand for {' or '.join(options[:4])}"
-            f"{' or others' if len(options) > 4 else ''}; say which, "
-            f"like *{options[0].split(' and ')[0]} ({style.run_rule})"
-        )
+        could = [[t[1:] for t in texts if t.startswith("*")] for texts in readings]
+        code = "tiles-joker-could-more" if len(could) > 4 else "tiles-joker-could"
+        # RK-12, RO-9, MR-7: the joker stands for the card the player names.
+        problem = Problem(code, {"could": could[:4], "first": could[0][0]}, rule=style.joker_rule)
+        out.update(reason_fields(problem))
     return out

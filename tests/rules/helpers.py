@@ -45,3 +45,20 @@ def with_card(card: str, others: list[str]) -> list[str]:
 
 
 FILLER = ["most-cards", "most-sets", "most-runs", "longest-set", "longest-run", "most-red"]
+
+
+class Catalogue:
+    """A translation catalogue for tests: the texts it knows, the rest left in English."""
+
+    def __init__(self, texts: dict[str, str | tuple[str, str]]) -> None:
+        self.texts = texts
+
+    def gettext(self, message: str) -> str:
+        text = self.texts.get(message, message)
+        assert isinstance(text, str)
+        return text
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        forms = self.texts.get(singular, (singular, plural))
+        assert isinstance(forms, tuple)
+        return forms[0] if n == 1 else forms[1]

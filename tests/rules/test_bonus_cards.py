@@ -1,15 +1,18 @@
 """The twelve bonus cards R17-B1…B12, ties (R17-17) and the house decisions D17-2…D17-5."""
 
-from helpers import FILLER, award_of, game, scored, with_card
+from helpers import FILLER, Catalogue, award_of, game, scored, with_card
 
-from companion.rules import BONUS_CARDS
+from companion.rules import BONUS_CARDS, score_document
+from companion.rules.messages import render
 
 
 def two(card: str, anna: list[list[str]], bela: list[list[str]], **kw) -> dict:
+    """Anna and Béla; Anna went out unless ``went_out`` says otherwise (then she holds B2)."""
+    went_out = kw.get("went_out", "Anna")
     return game(
-        {"Anna": (anna, []), "Béla": (bela, ["B1"])},
+        {"Anna": (anna, [] if went_out == "Anna" else ["B2"]), "Béla": (bela, ["B1"])},
         bonus=with_card(card, FILLER),
-        went_out=kw.get("went_out", "Anna"),
+        went_out=went_out,
         last=kw.get("last", "Y10"),
     )
 
@@ -36,7 +39,7 @@ def test_R17_B3_most_runs_with_the_reason_of_the_rulebook_example():
     doc = game(
         {
             "Zsófi": ([["G7", "G8", "G9"]], []),
-            "Márk": ([["K2", "K3", "K4"], ["Y5", "Y6", "Y7"]], []),
+            "Márk": ([["K2", "K3", "K4"], ["Y5", "Y6", "Y7"]], ["K9"]),
             "Lili": ([], ["B5"]),
         },
         bonus=with_card("most-runs", FILLER),
@@ -45,6 +48,13 @@ def test_R17_B3_most_runs_with_the_reason_of_the_rulebook_example():
     )
     a = award_of(doc, "most-runs")
     assert a.reason == "Márk has the most runs: 2 (Zsófi 1, Lili 0)"
+    assert a.reason_code == "award-won"
+    assert a.reason_params == {
+        "winners": ["Márk"],
+        "phrase": "the most runs",
+        "best": 2,
+        "others": {"Zsófi": 1, "Lili": 0},
+    }
 
 
 def test_R17_B4_longest_set():
@@ -112,9 +122,12 @@ def test_R17_17_tied_players_each_get_three_points():
 
 
 def test_D17_2_cards_added_to_a_meld_count_for_its_owner():
-    # Béla added R6 to Anna's run: it lies in Anna's meld, so it is Anna's.
-    a = award_of(two("most-cards", [["R3", "R4", "R5", "R6"]], [["Y8", "B8", "G8"]]), "most-cards")
-    assert a.figures["Anna"] == 4
+    # Béla laid Y8 B8 G8 K8 and then added R6 and R7 to Anna's R3 R4 R5. Counted by who laid
+    # each card, Béla would have 6 in front and Anna 3; by the table as it lies (D17-2), the
+    # run with all five is Anna's.
+    doc = two("most-cards", [["R3", "R4", "R5", "R6", "R7"]], [["Y8", "B8", "G8", "K8"]])
+    a = award_of(doc, "most-cards")
+    assert a.winners == ("Anna",) and a.figures == {"Anna": 5, "Béla": 4}
 
 
 def test_D17_3_a_joker_counts_as_a_card_in_its_colour_and_as_its_stand_in_value():
@@ -150,6 +163,46 @@ def test_D17_4_fewest_goes_to_everyone_at_the_minimum_zero_included():
         two("fewest-jokers", [["R3", "R4", "R5"]], [["B10", "B11", "B12"]]), "fewest-jokers"
     )
     assert a.winners == ("Anna", "Béla") and a.figures == {"Anna": 0, "Béla": 0}
+
+
+def test_R17_17_a_tie_beside_a_lower_figure_names_it_and_three_winners_all_have():
+    doc = game(
+        {
+            "Anna": ([["R3", "R4", "R5"]], []),
+            "Béla": ([["B10", "B11", "B12"]], ["B1"]),
+            "Cili": ([["G10", "G11", "G12"]], ["B2"]),
+            "Dani": ([["Y8", "B8", "G8"]], ["B3"]),
+        },
+        bonus=with_card("most-runs", FILLER),
+        went_out="Anna",
+        last="K2",
+    )
+    a = award_of(doc, "most-runs")
+    assert a.reason == (
+        "Anna, Béla and Cili all have the most runs: 1 each (Dani 0), so each earns it (R17-17)"
+    )
+    doc["players"].pop()  # without Dani nobody is left below them
+    a = award_of(doc, "most-runs")
+    assert a.reason_code == "award-tie"
+    assert a.reason.endswith("all have the most runs: 1 each, so each earns it (R17-17)")
+
+
+def test_award_reasons_travel_as_codes_a_shell_can_say_in_another_language():
+    doc = two("most-runs", [["R3", "R4", "R5"]], [["Y8", "B8", "G8"]])
+    award = next(a for a in score_document(doc)["awards"] if a["card"] == "most-runs")
+    assert award["reason"] == "Anna has the most runs: 1 (Béla 0)"
+    assert render(award["reason_code"], award["reason_params"]) == award["reason"]
+
+    german = Catalogue(
+        {
+            "{winners} has {phrase}: {best} ({others})": "{winners} hat {phrase}: {best} ({others})",
+            "the most runs": "die meisten Reihen",
+        }
+    )
+    # The bonus card's phrase is a word of the game: translated with the sentence.
+    assert render(award["reason_code"], award["reason_params"], german) == (
+        "Anna hat die meisten Reihen: 1 (Béla 0)"
+    )
 
 
 def test_D17_5_went_out_goes_to_nobody_when_the_draw_pile_ran_out():

@@ -211,7 +211,7 @@ def test_hand_short_form_must_be_whole_numbers():
 def test_errors_about_a_document_field_name_it_for_forms(change, field):
     doc = base()
     change(doc)
-    assert refused(doc).extra["field"] == field
+    assert refused(doc).field == field
 
 
 def test_R17_15a_doubles_answers_for_a_form_being_filled_in():

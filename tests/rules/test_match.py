@@ -62,11 +62,11 @@ def test_D17_7_a_series_of_a_set_length_is_finished_when_it_is_reached():
     doc["rounds"].append(_round())
     assert match_document(doc)["finished"]
     doc["rounds"].append(_round())
-    with pytest.raises(EntryError, match="set to 2 games"):
+    with pytest.raises(EntryError, match="set to 2 rounds"):
         match_document(doc)
 
 
-def test_a_round_with_other_players_or_seats_is_refused_and_the_game_named():
+def test_a_round_with_other_players_or_seats_is_refused_and_the_round_named():
     doc = {
         "game": "rummy17",
         "players": ["Béla", "Anna"],
@@ -75,10 +75,11 @@ def test_a_round_with_other_players_or_seats_is_refused_and_the_game_named():
     }
     with pytest.raises(EntryError) as err:
         match_document(doc)
-    assert err.value.message.startswith("game 1: the round's players must be")
+    assert err.value.message.startswith("round 1: the round's players must be")
+    assert (err.value.code, err.value.round) == ("seats-differ", 1)
 
 
-def test_an_error_inside_a_round_names_the_game():
+def test_an_error_inside_a_round_names_the_round():
     bad = _round()
     bad["players"][1]["hand"] = ["B1", "B1"]
     doc = {
@@ -89,5 +90,5 @@ def test_an_error_inside_a_round_names_the_game():
     }
     with pytest.raises(EntryError) as err:
         match_document(doc)
-    assert err.value.message.startswith("game 2: Béla's hand: B1 appears twice")
-    assert err.value.extra["round"] == 2
+    assert err.value.message.startswith("round 2: Béla's hand: B1 appears twice")
+    assert (err.value.round, err.value.field, err.value.player) == (2, "hand", "Béla")

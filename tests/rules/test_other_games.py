@@ -52,8 +52,10 @@ def test_DK_2_players_tied_lowest_each_score_as_if_they_won_alone():
 
 
 def test_RK_20_the_winners_rack_is_empty():
-    with pytest.raises(EntryError, match="still has 1 tile"):
+    with pytest.raises(EntryError) as err:
         score_document(rk({"Anna": ["R5"], "Cili": ["K1"]}, went_out="Cili"))
+    assert err.value.message == "Cili's rack: Cili went out, so nothing is left on it (RK-20)"
+    assert (err.value.code, err.value.field) == ("went-out-rack-not-empty", "rack")
 
 
 def test_DK_4_at_most_two_of_each_tile_and_two_jokers():
@@ -169,7 +171,7 @@ def test_MR_16_DM_7_the_match_ends_at_150_with_end_bonuses():
     assert result["totals"] == {"Anna": 211 + 175, "Béla": 0}
     assert [r["winners"] for r in result["rounds"]] == [["Anna"]] * 3
     doc["rounds"].append(small)
-    with pytest.raises(EntryError, match="already ended after game 3"):
+    with pytest.raises(EntryError, match="already ended after round 3"):
         match_document(doc)
 
 
@@ -201,6 +203,9 @@ def test_RK_5_the_contract_example_1_cannot_follow_13():
         "kind": None,
         "reason": "1 cannot follow 13 in a run",
         "rule": "RK-5",
+        # Extension: the reason as a code with parameters, for a shell to say it anew.
+        "code": "run-wraps",
+        "params": {"rule": "RK-5"},
     }
 
 

@@ -6,7 +6,7 @@ import copy
 import random
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import BONUS_CARDS, score_document
@@ -22,10 +22,12 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
     free = {f"{c}{v}" for c in COLOURS for v in range(1, 18)}
     free_jokers = set(COLOURS)
     n = draw(st.integers(2, 6))
-    players = []
+    players: list[dict[str, Any]] = []
     for name in NAMES[:n]:
         melds = []
         for _ in range(draw(st.integers(0, 3))):
+            if len(free) < 45:  # keep enough cards for every hand and the last discard
+                break
             meld = _meld(rnd, free)
             if meld is None:
                 continue
@@ -37,13 +39,13 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
             rnd.shuffle(meld)
             melds.append(meld)
         players.append({"name": name, "melds": melds, "hand": []})
-    went_out = draw(st.sampled_from([None, *NAMES[:n]]))
+    # D17-8: whoever went out has a meld of their own; everyone else holds a card.
+    went_out = draw(st.sampled_from([None, *(p["name"] for p in players if p["melds"])]))
     for p in players:
         if p["name"] != went_out:
-            size = rnd.randrange(0, 6)
-            p["hand"] = [free.pop() for _ in range(min(size, len(free) - 2))] if free else []
-            for c in p["hand"]:
-                free.discard(c)
+            size = rnd.randrange(1, 6)
+            p["hand"] = rnd.sample(sorted(free), size)
+            free.difference_update(p["hand"])
     doc: dict[str, Any] = {
         "game": "rummy17",
         "bonus_cards": rnd.sample(sorted(BONUS_CARDS), 5),
@@ -94,11 +96,9 @@ def essentials(result: dict[str, Any]) -> tuple:
 @settings(max_examples=150, deadline=None)
 @given(tables())
 def test_rummy17_doubles_every_figure_and_nothing_else(doc):
-    if doc["went_out"] is None:
-        return
+    assume(doc["went_out"] is not None)
     seventeens = [c for c in doc["_free"] if c.endswith("17")]
-    if not seventeens:
-        return
+    assume(seventeens)
     plain = score(doc)
     doubled_doc = copy.deepcopy(doc)
     doubled_doc["last_discard"] = seventeens[0]
@@ -159,8 +159,7 @@ def test_replacing_a_joker_by_its_card_changes_only_the_fewest_jokers_figures(do
         for k, c in enumerate(m)
         if c.startswith("*")
     ]
-    if not where:
-        return
+    assume(where)
     i, j, k = where[0]
     replaced = copy.deepcopy(doc)
     replaced["players"][i]["melds"][j][k] = doc["players"][i]["melds"][j][k][1:]

@@ -4,12 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..cards import Card, Joker
+from ..messages import ENGLISH, N_, Translator, register, render
 from .melds import RUN, SET, Meld
 from .table import Seat, Table
 
 POINTS = 3  # R17-17
+
+register(
+    {
+        # "Márk has the most runs: 2 (Zsófi 1, Lili 0)": the winner's figure, then the others'.
+        "award-won": N_("{winners} has {phrase}: {best} ({others})"),
+        "award-won-alone": N_("{winners} has {phrase}: {best}"),
+        "award-tie-two": N_("{winners} both have {phrase}: {best} each, so each earns it (R17-17)"),
+        "award-tie-two-others": N_(
+            "{winners} both have {phrase}: {best} each ({others}), so each earns it (R17-17)"
+        ),
+        "award-tie": N_("{winners} all have {phrase}: {best} each, so each earns it (R17-17)"),
+        "award-tie-others": N_(
+            "{winners} all have {phrase}: {best} each ({others}), so each earns it (R17-17)"
+        ),
+        "award-nobody": N_("{nobody}, so nobody earns {bonus_name} (D17-4)"),
+        "award-pile-out": N_("the draw pile ran out, so nobody earns {bonus_name} (D17-5)"),
+        "award-went-out": N_("{winners} went out, discarding {last} as their last card (R17-15a)"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -55,121 +76,121 @@ CARDS: tuple[BonusCard, ...] = (
     BonusCard(
         "most-cards",
         "R17-B1",
-        "Most cards",
-        "most cards in front",
+        N_("Most cards"),
+        N_("most cards in front"),
         "most",
-        "the most cards in front",
-        "nobody has a card in front",
+        N_("the most cards in front"),
+        N_("nobody has a card in front"),
         lambda s, t: len(_cards(s)),
     ),
     BonusCard(
         "most-sets",
         "R17-B2",
-        "Most sets",
-        "most sets in front",
+        N_("Most sets"),
+        N_("most sets in front"),
         "most",
-        "the most sets",
-        "nobody has a set",
+        N_("the most sets"),
+        N_("nobody has a set"),
         lambda s, t: _count(s.melds, SET),
     ),
     BonusCard(
         "most-runs",
         "R17-B3",
-        "Most runs",
-        "most runs in front",
+        N_("Most runs"),
+        N_("most runs in front"),
         "most",
-        "the most runs",
-        "nobody has a run",
+        N_("the most runs"),
+        N_("nobody has a run"),
         lambda s, t: _count(s.melds, RUN),
     ),
     BonusCard(
         "longest-set",
         "R17-B4",
-        "Longest set",
-        "the set with the most cards",
+        N_("Longest set"),
+        N_("the set with the most cards"),
         "most",
-        "the longest set",
-        "nobody has a set",
+        N_("the longest set"),
+        N_("nobody has a set"),
         lambda s, t: _longest(s, SET),
     ),
     BonusCard(
         "longest-run",
         "R17-B5",
-        "Longest run",
-        "the run with the most cards",
+        N_("Longest run"),
+        N_("the run with the most cards"),
         "most",
-        "the longest run",
-        "nobody has a run",
+        N_("the longest run"),
+        N_("nobody has a run"),
         lambda s, t: _longest(s, RUN),
     ),
     BonusCard(
         "most-1-2-3",
         "R17-B6",
-        "Most 1-2-3",
-        "most cards of value 1, 2 or 3",
+        N_("Most 1-2-3"),
+        N_("most cards of value 1, 2 or 3"),
         "most",
-        "the most cards of value 1, 2 or 3",
-        "nobody has a 1, 2 or 3 in front",
+        N_("the most cards of value 1, 2 or 3"),
+        N_("nobody has a 1, 2 or 3 in front"),
         lambda s, t: sum(1 for c in _faces(s) if c.value in (1, 2, 3)),
     ),
     BonusCard(
         "most-8-16",
         "R17-B7",
-        "Most 8 and 16",
-        "most cards of value 8 or 16",
+        N_("Most 8 and 16"),
+        N_("most cards of value 8 or 16"),
         "most",
-        "the most cards of value 8 or 16",
-        "nobody has an 8 or a 16 in front",
+        N_("the most cards of value 8 or 16"),
+        N_("nobody has an 8 or a 16 in front"),
         lambda s, t: sum(1 for c in _faces(s) if c.value in (8, 16)),
     ),
     BonusCard(
         "most-red",
         "R17-B8",
-        "Most red",
-        "most red cards",
+        N_("Most red"),
+        N_("most red cards"),
         "most",
-        "the most red cards",
-        "nobody has a red card in front",
+        N_("the most red cards"),
+        N_("nobody has a red card in front"),
         lambda s, t: sum(1 for c in _cards(s) if _colour(c) == "R"),
     ),
     BonusCard(
         "fewest-blue",
         "R17-B9",
-        "Fewest blue",
-        "fewest blue cards",
+        N_("Fewest blue"),
+        N_("fewest blue cards"),
         "fewest",
-        "the fewest blue cards",
+        N_("the fewest blue cards"),
         "",
         lambda s, t: sum(1 for c in _cards(s) if _colour(c) == "B"),
     ),
     BonusCard(
         "fewest-jokers",
         "R17-B10",
-        "Fewest jokers",
-        "fewest jokers",
+        N_("Fewest jokers"),
+        N_("fewest jokers"),
         "fewest",
-        "the fewest jokers",
+        N_("the fewest jokers"),
         "",
         lambda s, t: sum(1 for c in _cards(s) if isinstance(c, Joker)),
     ),
     BonusCard(
         "highest-triple",
         "R17-B11",
-        "Highest triple",
-        "a set or run of exactly three cards with the highest sum of values",
+        N_("Highest triple"),
+        N_("a set or run of exactly three cards with the highest sum of values"),
         "most",
-        "the highest three-card meld",
-        "nobody has a meld of exactly three cards",
+        N_("the highest three-card meld"),
+        N_("nobody has a meld of exactly three cards"),
         lambda s, t: _highest_triple(s),
     ),
     BonusCard(
         "went-out",
         "R17-B12",
-        "Went out",
-        "ended the game by discarding their last card",
+        N_("Went out"),
+        N_("ended the game by discarding their last card"),
         "most",
         "",
-        "the draw pile ran out",
+        N_("the draw pile ran out"),
         lambda s, t: int(t.went_out == s.name),
     ),
 )
@@ -178,23 +199,29 @@ BONUS_CARDS: dict[str, BonusCard] = {c.id: c for c in CARDS}
 
 @dataclass(frozen=True)
 class Award:
-    """What one drawn bonus card gives: who wins it, the points each, every figure, why."""
+    """What one drawn bonus card gives: who wins it, the points each, every figure, why.
+
+    The reason is a code with parameters (``reason_code``, ``reason_params``); ``reason`` says
+    it in English, ``explain(tr)`` in the table's language.
+    """
 
     card: str
     winners: tuple[str, ...]
     points: int
     figures: dict[str, int]
     rule: str
-    reason: str
+    reason_code: str
+    reason_params: dict[str, Any]
     decision: str | None = None  # the house interpretation the award relies on, if any
 
+    @property
+    def reason(self) -> str:
+        """Why, in English: ``"Márk has the most runs: 2 (Zsófi 1, Lili 0)"``."""
+        return self.explain()
 
-def join_names(names: list[str] | tuple[str, ...]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    def explain(self, tr: Translator = ENGLISH) -> str:
+        """Why, through the translation catalogue ``tr``."""
+        return render(self.reason_code, self.reason_params, tr)
 
 
 def award(card_id: str, table: Table) -> Award:
@@ -207,27 +234,22 @@ def award(card_id: str, table: Table) -> Award:
     best = max(figures.values()) if card.best == "most" else min(figures.values())
     if card.best == "most" and best <= 0:
         # D17-4: "most", "longest" and "highest" need a figure above zero.
-        return Award(
-            card.id,
-            (),
-            points,
-            figures,
-            card.rule,
-            f"{card.nobody}, so nobody earns {card.name} (D17-4)",
-            "D17-4",
-        )
+        params = {"nobody": card.nobody, "bonus_name": card.name}
+        return Award(card.id, (), points, figures, card.rule, "award-nobody", params, "D17-4")
     winners = tuple(n for n, f in figures.items() if f == best)
-    others = [f"{n} {f}" for n, f in figures.items() if n not in winners]
-    tail = f" ({', '.join(others)})" if others else ""
+    others = {n: f for n, f in figures.items() if n not in winners}
+    params = {"winners": list(winners), "phrase": card.phrase, "best": best}
+    if others:
+        params["others"] = others
     if len(winners) == 1:
-        reason = f"{winners[0]} has {card.phrase}: {best}{tail}"
+        code = "award-won" if others else "award-won-alone"
     else:
-        share = "both have" if len(winners) == 2 else "all have"
-        reason = f"{join_names(winners)} {share} {card.phrase}: {best} each{tail}"
-        reason += ", so each earns it (R17-17)"
+        # R17-17: several meet it equally, each of them earns it.
+        code = "award-tie-two" if len(winners) == 2 else "award-tie"
+        code += "-others" if others else ""
     decision = "D17-4" if card.best == "fewest" and best == 0 else None
     decision = decision or _joker_decision(card, table)
-    return Award(card.id, winners, points, figures, card.rule, reason, decision)
+    return Award(card.id, winners, points, figures, card.rule, code, params, decision)
 
 
 def _joker_decision(card: BonusCard, table: Table) -> str | None:
@@ -238,21 +260,8 @@ def _joker_decision(card: BonusCard, table: Table) -> str | None:
 
 def _went_out(card: BonusCard, table: Table, figures: dict[str, int], points: int) -> Award:
     if table.went_out is None:
-        return Award(
-            card.id,
-            (),
-            points,
-            figures,
-            card.rule,
-            "the draw pile ran out, so nobody earns Went out (D17-5)",
-            "D17-5",
-        )
+        params = {"bonus_name": card.name}
+        return Award(card.id, (), points, figures, card.rule, "award-pile-out", params, "D17-5")
     last = table.last_discard.text if table.last_discard else "?"
-    return Award(
-        card.id,
-        (table.went_out,),
-        points,
-        figures,
-        card.rule,
-        f"{table.went_out} went out, discarding {last} as their last card (R17-15a)",
-    )
+    params = {"winners": [table.went_out], "last": last}
+    return Award(card.id, (table.went_out,), points, figures, card.rule, "award-went-out", params)

@@ -1,133 +1,154 @@
 """The contract's JSON documents for Rummy 17, read into rules values and written back.
 
-Reading applies every entry check of D17-8 and refuses a malformed document with an
-``EntryError`` naming the player, meld and card. This module stays pure: plain dicts in and out.
+Reading applies every entry check of D17-8 and reports every problem of a round at once, each
+naming its player, meld, card or field. This module stays pure: plain dicts in and out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import Card, Joker, Token, parse_card
-from ..errors import EntryError, where
+from ..errors import Collector, EntryError, about
+from ..game import check_round_keys, get_game, round_object
+from ..messages import ENGLISH, N_, NN_, Translator, register
 from ..seating import check_names, check_seats
 from .bonus import BONUS_CARDS, Award
 from .melds import Meld, MeldError, analyse_meld
 from .scoring import GameResult
 from .table import Hand, Seat, Table
 
-ROUND_KEYS = {"game", "bonus_cards", "went_out", "last_discard", "players", "options"}
 PLAYER_KEYS = {"name", "melds", "hand"}
-OPTIONS: dict[str, Any] = {}  # Rummy 17 has no house-rule switches yet (README, "Options")
+BONUS_DRAWN = 5  # R17-3
 
-
-@contextmanager
-def about(field: str) -> Iterator[None]:
-    """Tag an ``EntryError`` with the document field it is about, for forms to place it."""
-    try:
-        yield
-    except EntryError as err:
-        err.extra.setdefault("field", field)
-        raise
-
-
-def _object(doc: object, what: str) -> Mapping[str, Any]:
-    if not isinstance(doc, Mapping):
-        raise EntryError(f"{what} must be a JSON object")
-    return doc
-
-
-def _keys(doc: Mapping[str, Any], allowed: set[str], what: str) -> None:
-    unknown = sorted(set(doc) - allowed)
-    if unknown:
-        raise EntryError(
-            f"{what} has an unknown field {unknown[0]!r}; "
-            f"the fields are {', '.join(sorted(allowed))}"
-        )
-
-
-def _game(doc: Mapping[str, Any], default: str | None = None) -> str:
-    game = doc.get("game", default)
-    if game != "rummy17":
-        raise EntryError(f"this is a Rummy 17 reader, not one for {game!r}")
-    return game
-
-
-def _options(doc: Mapping[str, Any]) -> None:
-    options = doc.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise EntryError("options must be a JSON object of house-rule switches")
-    for key in options:
-        if key not in OPTIONS:
-            raise EntryError(f"unknown option {key!r}: Rummy 17 has no house-rule switches")
+register(
+    {
+        "round-other-reader": N_("this is a Rummy 17 reader, not one for {game!r}"),
+        "player-not-object": N_("player {number} must be a JSON object"),
+        "player-forgotten": N_(
+            'nothing entered: give their melds and the cards left in hand, or {{"low": N, '
+            '"high": M}}'
+        ),
+        "melds-not-list": N_("melds must be a list of melds"),
+        "meld-not-list": N_("a meld is a list of cards"),
+        "meld-joker-ambiguous": N_(
+            "the joker {card} could stand for {could}; say which, like *{first} ({rule})"
+        ),
+        "hand-not-list": N_('a hand is a list of cards or {{"low": N, "high": M}}'),
+        "hand-unknown-field": N_(
+            'unknown field {key!r}; the short form of a hand is {{"low": N, "high": M}}'
+        ),
+        "hand-count-not-number": N_("{key} must be a whole number of cards, 0 or more"),
+        "joker-in-hand": N_(
+            "{card} is a joker, and a joker never stays in a hand: it is melded the turn it is "
+            "taken ({rule})"
+        ),
+        "card-twice": N_(
+            "{card} appears twice (also in {other}'s meld {other_meld}); each card exists once "
+            "({rule})"
+        ),
+        "card-twice-in-hand": N_(
+            "{card} appears twice (also in {other}'s hand); each card exists once ({rule})"
+        ),
+        "last-discard-twice": N_(
+            "the last discard {card} also lies in {other}'s meld {other_meld}; each card exists "
+            "once ({rule})"
+        ),
+        "last-discard-twice-in-hand": N_(
+            "the last discard {card} also lies in {other}'s hand; each card exists once ({rule})"
+        ),
+        "bonus-count": N_("a game has exactly five bonus cards, not {count} ({rule})"),
+        "bonus-unknown": N_("{given!r} is not a bonus card; the twelve are {cards}"),
+        "bonus-twice": N_(
+            "the bonus card {card} is drawn twice; the five are all different ({rule})"
+        ),
+        "last-discard-without-out": N_(
+            "last_discard is only given when a player went out; the draw pile ran out "
+            "(went_out is null) (R17-15b)"
+        ),
+        "went-out-holds": NN_(
+            "{player} went out but still has {count} card in hand; a player who goes out has "
+            "an empty hand ({rule})",
+            "{player} went out but still has {count} cards in hand; a player who goes out has "
+            "an empty hand ({rule})",
+            "count",
+        ),
+        "went-out-no-meld": N_(
+            "{player} went out without a meld of their own: one adds to melds only after one's "
+            "own first meld (D17-8, R17-10)"
+        ),
+        "last-discard-missing": N_(
+            "{player} went out: which card did they discard last? (last_discard, R17-15a)"
+        ),
+        "last-discard-joker": N_(
+            "the last discard cannot be the joker {card}: a joker never goes into a hand ({rule})"
+        ),
+        "hand-empty-other-out": N_(
+            "it is empty, but {winner} went out: everyone else holds a card ({rule})"
+        ),
+        "hand-empty-pile-out": N_(
+            "it is empty, so {player} went out and the draw pile did not run out ({rule})"
+        ),
+    }
+)
 
 
 def read_meld(raw: object, *, player: str | None = None, number: int | None = None) -> Meld:
-    """One meld of a player, parsed and checked (R17-9, R17-13, D17-6)."""
-    prefix = where(player, number)
-    if not isinstance(raw, list):
-        raise EntryError(f"{prefix}a meld is a list of cards", player=player, meld=number)
-    try:
-        tokens = [parse_card(c, prefix=prefix) for c in raw]
-    except EntryError as err:
-        err.player, err.meld = player, number
-        raise
-    try:
-        meld = analyse_meld(tokens)
-    except MeldError as err:
-        raise EntryError(
-            prefix + err.message, player=player, meld=number, card=err.card, rule=err.rule
-        ) from None
-    if meld.ambiguous:
-        joker = meld.joker
-        assert joker is not None
-        could = " or ".join(c.text for c in meld.readings)
-        raise EntryError(
-            f"{prefix}the joker {joker.bare} could stand for {could}; say which, like "
-            f"*{meld.readings[0].text} (D17-6)",
-            player=player,
-            meld=number,
-            card=joker.bare,
-            rule="D17-6",
-        )
+    """One meld of a player, parsed and checked (R17-9, R17-13, D17-6).
+
+    :raises EntryError: every unreadable card of the meld, or why it is no legal meld.
+    """
+    with about(player=player, meld=number):
+        if not isinstance(raw, list):
+            raise EntryError("meld-not-list")
+        problems = Collector()
+        tokens: list[Token] = []
+        for c in raw:
+            with problems.check():
+                tokens.append(parse_card(c))
+        problems.raise_any()
+        try:
+            meld = analyse_meld(tokens)
+        except MeldError as err:
+            raise EntryError.of(err.problems) from None
+        if meld.ambiguous:
+            joker = meld.joker
+            assert joker is not None
+            could = [c.text for c in meld.readings]
+            raise EntryError(
+                "meld-joker-ambiguous", card=joker.bare, rule="D17-6", could=could, first=could[0]
+            )
     return meld
 
 
-def _read_hand(raw: object, name: str) -> Hand:
-    prefix = f"{name}'s hand: "
+def _read_hand(raw: object) -> Hand:
+    """A hand as cards, or the short form ``{"low": N, "high": M}`` (R17-16)."""
+    problems = Collector()
     if isinstance(raw, Mapping):
-        _keys(raw, {"low", "high"}, f"{name}'s hand")
+        unknown = sorted(set(raw) - {"low", "high"})
+        if unknown:
+            raise EntryError("hand-unknown-field", key=unknown[0])
         counts = []
         for key in ("low", "high"):
             n = raw.get(key, 0)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise EntryError(
-                    f"{prefix}{key} must be a whole number of cards, 0 or more", player=name
-                )
+                problems.add(EntryError("hand-count-not-number", key=key))
+                n = 0
             counts.append(n)
+        problems.raise_any()
         return Hand(counts[0], counts[1])
     if not isinstance(raw, list):
-        raise EntryError(
-            f'{prefix}a hand is a list of cards or {{"low": N, "high": M}}', player=name
-        )
+        raise EntryError("hand-not-list")
     cards: list[Card] = []
     for c in raw:
-        try:
-            token = parse_card(c, prefix=prefix)
-        except EntryError as err:
-            err.player = name
-            raise
-        if isinstance(token, Joker):
-            raise EntryError(
-                f"{prefix}{token.bare} is a joker, and a joker never stays in a "
-                f"hand: it is melded the turn it is taken (R17-13)",
-                player=name,
-                card=token.bare,
-                rule="R17-13",
-            )
-        cards.append(token)
+        with problems.check():
+            token = parse_card(c)
+            if isinstance(token, Joker):
+                # R17-13, D17-8: a joker is melded the turn it is taken.
+                raise EntryError("joker-in-hand", card=token.bare, rule="R17-13")
+            cards.append(token)
+    problems.raise_any()
     return Hand.of(tuple(cards))
 
 
@@ -138,40 +159,37 @@ def _identity(token: Token) -> str:
 
 def _check_unique(seats: Sequence[Seat], last: Card | None) -> None:
     """D17-8: every card appears at most once across melds, hands and the last discard."""
-    seen: dict[str, str] = {}
+    problems = Collector()
+    seen: dict[str, dict[str, Any]] = {}  # card → where it was first seen
+
+    def place(code: str, key: str, **where: Any) -> None:
+        first = seen[key]
+        hand = first["other_meld"] is None
+        params = {"other": first["other"]}
+        if not hand:
+            params["other_meld"] = first["other_meld"]
+        problems.add(
+            EntryError(
+                code + ("-in-hand" if hand else ""), card=key, rule="D17-8", **where, **params
+            )
+        )
+
     for seat in seats:
         for number, meld in enumerate(seat.melds, start=1):
             for token in meld.cards:
                 key = _identity(token)
-                place = f"{seat.name}'s meld {number}"
                 if key in seen:
-                    raise EntryError(
-                        f"{seat.name}, meld {number}: {key} appears twice (also in "
-                        f"{seen[key]}); each card exists once (D17-8)",
-                        player=seat.name,
-                        meld=number,
-                        card=key,
-                        rule="D17-8",
-                    )
-                seen[key] = place
+                    place("card-twice", key, player=seat.name, meld=number)
+                else:
+                    seen[key] = {"other": seat.name, "other_meld": number}
         for card in seat.hand.cards or ():
             if card.text in seen:
-                raise EntryError(
-                    f"{seat.name}'s hand: {card.text} appears twice (also in "
-                    f"{seen[card.text]}); each card exists once (D17-8)",
-                    player=seat.name,
-                    card=card.text,
-                    rule="D17-8",
-                )
-            seen[card.text] = f"{seat.name}'s hand"
+                place("card-twice", card.text, player=seat.name, field="hand")
+            else:
+                seen[card.text] = {"other": seat.name, "other_meld": None}
     if last is not None and last.text in seen:
-        raise EntryError(
-            f"the last discard {last.text} also lies in {seen[last.text]}; each card exists "
-            f"once (D17-8)",
-            extra={"field": "last_discard"},
-            card=last.text,
-            rule="D17-8",
-        )
+        place("last-discard-twice", last.text, field="last_discard")
+    problems.raise_any()
 
 
 def read_table(
@@ -180,104 +198,161 @@ def read_table(
     names: Sequence[str] | None = None,
     game: str = "rummy17",
 ) -> Table:
-    """A round document (contract ``score``) as a checked ``Table``."""
-    doc = _object(doc, "a round")
-    _keys(doc, ROUND_KEYS, "the round")
-    _game(doc, game)
-    _options(doc)
+    """A round document (contract ``score``) as a checked ``Table``.
+
+    A document that is no round at all (not an object, players not a list, bad names) stops at
+    the first problem; otherwise every problem of every meld, hand, bonus card and the ending is
+    raised at once in one ``EntryError`` (D17-8).
+    """
+    doc = round_object(doc)
+    if doc.get("game", game) != "rummy17":
+        raise EntryError("round-other-reader", game=doc.get("game", game))
+    check_round_keys(get_game("rummy17"), doc)
     raw_players = doc.get("players")
     if not isinstance(raw_players, list):
-        raise EntryError("players must be a list, in seat order (clockwise)")
+        raise EntryError("players-not-list", field="players")
     for i, p in enumerate(raw_players, start=1):
-        _keys(_object(p, f"player {i}"), PLAYER_KEYS, f"player {i}")
+        if not isinstance(p, Mapping):
+            raise EntryError("player-not-object", field="players", number=i)
+        extra = sorted(set(p) - PLAYER_KEYS)
+        if extra:
+            raise EntryError(
+                "player-unknown-field", field="players", number=i, key=extra[0], key2="melds, hand"
+            )
     seat_names = check_names([p.get("name") for p in raw_players])
     check_seats(seat_names, names)
-    with about("bonus_cards"):
+
+    problems = Collector()
+    bonus: tuple[str, ...] = ()
+    with problems.check(field="bonus_cards"):
         bonus = _read_bonus_cards(doc.get("bonus_cards"))
     seats = []
+    hands: dict[str, Hand | None] = {}  # None: the hand could not be read
     for name, raw in zip(seat_names, raw_players, strict=True):
-        melds_raw = raw.get("melds", [])
-        if not isinstance(melds_raw, list):
-            raise EntryError(f"{name}: melds must be a list of melds", player=name)
-        melds = tuple(read_meld(m, player=name, number=i) for i, m in enumerate(melds_raw, start=1))
-        seats.append(Seat(name, melds, _read_hand(raw.get("hand", []), name)))
-    went_out, last = _read_ending(doc, seats)
-    _check_unique(seats, last)
+        melds: list[Meld] = []
+        with problems.check(player=name, field="melds"):
+            melds_raw = raw.get("melds", [])
+            if not isinstance(melds_raw, list):
+                raise EntryError("melds-not-list")
+            for i, m in enumerate(melds_raw, start=1):
+                with problems.check():
+                    melds.append(read_meld(m, player=name, number=i))
+        hands[name] = None
+        with problems.check(player=name, field="hand"):
+            hands[name] = _read_hand(raw.get("hand", []))
+        seats.append(Seat(name, tuple(melds), hands[name] or Hand(0, 0)))
+    went_out, last, settled = _read_ending(doc, seats, problems)
+    if settled:
+        _check_everyone_played(raw_players, seats, hands, went_out, problems)
+    with problems.check():
+        _check_unique(seats, last)
+    problems.raise_any()
     return Table(tuple(seats), bonus, went_out, last)
 
 
 def _read_bonus_cards(raw: object) -> tuple[str, ...]:
-    if not isinstance(raw, list) or len(raw) != 5:
+    """R17-3: five of the twelve bonus cards, all different."""
+    problems = Collector()
+    if not isinstance(raw, list) or len(raw) != BONUS_DRAWN:
         count = len(raw) if isinstance(raw, list) else 0
-        raise EntryError(f"a game has exactly five bonus cards, not {count} (R17-3)", rule="R17-3")
+        problems.add(EntryError("bonus-count", rule="R17-3", count=count))
     out: list[str] = []
-    for card in raw:
+    twice: set[str] = set()
+    for card in raw if isinstance(raw, list) else []:
         key = card.strip().lower() if isinstance(card, str) else card
         if key not in BONUS_CARDS:
-            raise EntryError(
-                f"{card!r} is not a bonus card; the twelve are {', '.join(BONUS_CARDS)}",
-                card=str(card),
-                rule="R17-3",
+            problems.add(
+                EntryError(
+                    "bonus-unknown",
+                    card=str(card),
+                    rule="R17-3",
+                    given=card,
+                    cards=", ".join(BONUS_CARDS),
+                )
             )
-        if key in out:
-            raise EntryError(
-                f"the bonus card {key} is drawn twice; the five are all different (R17-3)",
-                card=key,
-                rule="R17-3",
-            )
-        out.append(key)
+        elif key in out:
+            if key not in twice:
+                problems.add(EntryError("bonus-twice", card=key, rule="R17-3"))
+            twice.add(key)
+        else:
+            out.append(key)
+    problems.raise_any()
     return tuple(out)
 
 
-def _read_ending(doc: Mapping[str, Any], seats: Sequence[Seat]) -> tuple[str | None, Card | None]:
+def _read_ending(
+    doc: Mapping[str, Any], seats: Sequence[Seat], problems: Collector
+) -> tuple[str | None, Card | None, bool]:
+    """Who went out and their last discard (R17-15); ``settled``: the ending could be read."""
     went_out = doc.get("went_out")
     raw_last = doc.get("last_discard")
     if went_out is None:
         if raw_last is not None:
-            raise EntryError(
-                "last_discard is only given when a player went out; the draw "
-                "pile ran out (went_out is null) (R17-15b)",
-                rule="R17-15",
-                extra={"field": "last_discard"},
+            problems.add(
+                EntryError("last-discard-without-out", field="last_discard", rule="R17-15")
             )
-        return None, None
+        return None, None, True
     by_name = {s.name: s for s in seats}
     if not isinstance(went_out, str) or went_out.strip() not in by_name:
-        raise EntryError(
-            f"went_out names {went_out!r}, who is not a player here; the players "
-            f"are {', '.join(by_name)}",
-            extra={"field": "went_out"},
+        problems.add(
+            EntryError(
+                "not-a-player",
+                field="went_out",
+                key="went_out",
+                name=went_out,
+                names=", ".join(by_name),
+            )
         )
+        return None, None, False
     went_out = went_out.strip()
     hand = by_name[went_out].hand
     if hand.size:
-        raise EntryError(
-            f"{went_out} went out but still has {hand.size} card"
-            f"{'s' if hand.size != 1 else ''} in hand; a player who goes out has "
-            f"an empty hand (D17-8)",
-            player=went_out,
-            rule="D17-8",
+        problems.add(
+            EntryError(
+                "went-out-holds", player=went_out, field="went_out", rule="D17-8", count=hand.size
+            )
         )
-    with about("last_discard"):
-        return went_out, _read_last_discard(raw_last, went_out)
+    last: Card | None = None
+    with problems.check(field="last_discard"):
+        last = _read_last_discard(raw_last, went_out)
+    return went_out, last, True
 
 
 def _read_last_discard(raw: object, went_out: str) -> Card:
     if raw is None:
-        raise EntryError(
-            f"{went_out} went out: which card did they discard last? (last_discard, R17-15a)",
-            player=went_out,
-            rule="R17-15",
-        )
-    last = parse_card(raw, prefix="the last discard: ")
+        raise EntryError("last-discard-missing", player=went_out, rule="R17-15")
+    last = parse_card(raw)
     if isinstance(last, Joker):
-        raise EntryError(
-            f"the last discard cannot be the joker {last.bare}: a joker never "
-            f"goes into a hand (R17-13)",
-            card=last.bare,
-            rule="R17-13",
-        )
+        raise EntryError("last-discard-joker", card=last.bare, rule="R17-13")
     return last
+
+
+def _check_everyone_played(
+    raw_players: Sequence[Mapping[str, Any]],
+    seats: Sequence[Seat],
+    hands: Mapping[str, Hand | None],
+    went_out: str | None,
+    problems: Collector,
+) -> None:
+    """D17-8: whoever went out has a meld of their own; everyone else still holds a card."""
+    for raw, seat in zip(raw_players, seats, strict=True):
+        name = seat.name
+        if name == went_out:
+            if not raw.get("melds"):
+                # R17-10: one adds to melds only after one's own first meld.
+                problems.add(
+                    EntryError("went-out-no-meld", player=name, field="went_out", rule="D17-8")
+                )
+            continue
+        if "melds" not in raw and "hand" not in raw:
+            # Contract: a forgotten player is an entry error, never a silent 0.
+            problems.add(EntryError("player-forgotten", player=name, field="hand", rule="D17-8"))
+            continue
+        hand = hands[name]
+        if hand is not None and hand.size == 0:
+            # A player who melds their last card has gone out (D17-8).
+            code = "hand-empty-other-out" if went_out else "hand-empty-pile-out"
+            problems.add(EntryError(code, player=name, field="hand", rule="D17-8", winner=went_out))
 
 
 def doubles(went_out: str | None, last_discard: str | None) -> bool:
@@ -291,22 +366,28 @@ def doubles(went_out: str | None, last_discard: str | None) -> bool:
     return isinstance(card, Card) and card.value == 17
 
 
-def award_json(a: Award) -> dict[str, Any]:
+def award_json(a: Award, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """One award as the contract writes it; ``reason_code`` and ``reason_params`` extend it."""
     out = {
         "card": a.card,
         "winners": list(a.winners),
         "points": a.points,
         "figures": dict(a.figures),
         "rule": a.rule,
-        "reason": a.reason,
+        "reason": a.explain(tr),
+        "reason_code": a.reason_code,
+        "reason_params": dict(a.reason_params),
     }
     if a.decision:
         out["decision"] = a.decision
     return out
 
 
-def result_json(table: Table, result: GameResult) -> dict[str, Any]:
-    """The contract's ``score`` result, plus each player's melds with stand-ins filled in."""
+def result_json(table: Table, result: GameResult, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """The contract's ``score`` result, plus each player's melds with stand-ins filled in.
+
+    ``tr`` chooses the language of the awards' ``reason``.
+    """
     players = []
     for seat, line in zip(table.seats, result.players, strict=True):
         players.append(
@@ -327,5 +408,5 @@ def result_json(table: Table, result: GameResult) -> dict[str, Any]:
         "went_out": table.went_out,
         "last_discard": table.last_discard.text if table.last_discard else None,
         "players": players,
-        "awards": [award_json(a) for a in result.awards],
+        "awards": [award_json(a, tr) for a in result.awards],
     }

@@ -11,13 +11,65 @@ from dataclasses import dataclass
 
 from ..cards import RUMMY17, Card, Joker, Token, card_sort_key
 from ..errors import EntryError
+from ..messages import N_, NN_, register
 
 SET = "set"
 RUN = "run"
 
+register(
+    {
+        "meld-too-short": N_("a meld needs at least three cards, this one has {count} ({rule})"),
+        "meld-jokers": N_(
+            "a meld holds at most one joker, this one has {count} ({jokers}) ({rule})"
+        ),
+        "meld-card-twice": N_("{card} appears twice ({rule}: each card exists once)"),
+        "meld-mixed": N_(
+            "{other} and {card} cannot be in one meld: a set has one value, a run one colour "
+            "({rule})"
+        ),
+        "set-joker-duplicate": N_(
+            "the {colour} joker would stand for {stand}, which is already in this set: a set "
+            "never holds two identical cards ({rule})"
+        ),
+        "set-joker-stand-in": N_(
+            "in a set of {value}s the {colour} joker can only stand for {stand}, not {stated} "
+            "({rule})"
+        ),
+        "run-gap": NN_(
+            "{cards} is missing between {low} and {high}: a run has consecutive values ({rule})",
+            "{cards} are missing between {low} and {high}: a run has consecutive values ({rule})",
+            "count",
+        ),
+        "run-gaps-joker": NN_(
+            "{cards} is missing between {low} and {high}, and one joker fills only one gap "
+            "(R17-9, R17-13)",
+            "{cards} are missing between {low} and {high}, and one joker fills only one gap "
+            "(R17-9, R17-13)",
+            "count",
+        ),
+        "run-joker-colour": N_(
+            "the {colour} joker cannot stand in a {colour2} run: a joker only stands for a card "
+            "of its own colour ({rule})"
+        ),
+        "run-joker-stand-in": N_(
+            "the {colour} joker cannot stand for {stated} in this run; it can stand for {could} "
+            "({rule})"
+        ),
+        "add-before-meld": N_("a player adds to melds only after their own first meld ({rule})"),
+    }
+)
+
 
 class MeldError(EntryError):
-    """A meld that is not a legal set or run; ``message`` is the bare reason."""
+    """A meld that is not a legal set or run: a code like any ``EntryError``, with no place yet.
+
+    ``reason`` is the bare sentence (``first.reason()``), what ``check`` answers.
+    """
+
+    @property
+    def reason(self) -> str:
+        """The reason in English, without a place (a meld on its own has none)."""
+        return self.first.reason()
 
 
 @dataclass(frozen=True)
@@ -78,27 +130,21 @@ def _name(colour: str) -> str:
 def analyse_meld(tokens: Sequence[Token]) -> Meld:
     """Classify a Rummy 17 meld and fill in its joker's stand-in; raise ``MeldError`` if illegal."""
     if len(tokens) < 3:
-        raise MeldError(
-            f"a meld needs at least three cards, this one has {len(tokens)} (R17-9)",
-            rule="R17-9",
-        )
+        raise MeldError("meld-too-short", rule="R17-9", count=len(tokens))
     jokers = [t for t in tokens if isinstance(t, Joker)]
     numbers = [t for t in tokens if isinstance(t, Card)]
     if len(jokers) > 1:
         raise MeldError(
-            f"a meld holds at most one joker, this one has {len(jokers)} "
-            f"({', '.join(j.text for j in jokers)}) (R17-13)",
+            "meld-jokers",
             card=jokers[1].text,
             rule="R17-13",
+            count=len(jokers),
+            jokers=[j.text for j in jokers],
         )
     seen: set[Card] = set()
     for card in numbers:
         if card in seen:
-            raise MeldError(
-                f"{card.text} appears twice (R17-1: each card exists once)",
-                card=card.text,
-                rule="R17-1",
-            )
+            raise MeldError("meld-card-twice", card=card.text, rule="R17-1")
         seen.add(card)
     joker = jokers[0] if jokers else None
     values = {c.value for c in numbers}
@@ -108,12 +154,7 @@ def analyse_meld(tokens: Sequence[Token]) -> Meld:
     if len(colours) == 1:
         return _as_run(tokens, numbers, joker)
     a, b = _mismatch(numbers)
-    raise MeldError(
-        f"{a.text} and {b.text} cannot be in one meld: a set has one value, "
-        f"a run one colour (R17-9)",
-        card=b.text,
-        rule="R17-9",
-    )
+    raise MeldError("meld-mixed", card=b.text, rule="R17-9", other=a.text)
 
 
 def _mismatch(numbers: list[Card]) -> tuple[Card, Card]:
@@ -141,17 +182,21 @@ def _as_set(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     stand = Card(joker.colour, value)
     if stand in numbers:
         raise MeldError(
-            f"the {_name(joker.colour)} joker would stand for {stand.text}, which is already "
-            f"in this set: a set never holds two identical cards (R17-13)",
+            "set-joker-duplicate",
             card=joker.text,
             rule="R17-13",
+            colour=_name(joker.colour),
+            stand=stand.text,
         )
     if joker.stands_for is not None and joker.stands_for != stand:
         raise MeldError(
-            f"in a set of {value}s the {_name(joker.colour)} joker can only stand for "
-            f"{stand.text}, not {joker.stands_for.text} (D17-6)",
+            "set-joker-stand-in",
             card=joker.text,
             rule="D17-6",
+            value=value,
+            colour=_name(joker.colour),
+            stand=stand.text,
+            stated=joker.stands_for.text,
         )
     return Meld(_with_stand_in(tokens, joker, stand), SET, (stand,))
 
@@ -162,28 +207,19 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     missing = [v for v in range(values[0], values[-1] + 1) if v not in values]
     if joker is None:
         if missing:
-            raise MeldError(
-                f"{_gap_text(colour, missing)} missing between {colour}{values[0]} and "
-                f"{colour}{values[-1]}: a run has consecutive values (R17-9)",
-                card=f"{colour}{missing[0]}",
-                rule="R17-9",
-            )
+            raise _gap("run-gap", colour, values, missing)
         return Meld(tuple(tokens), RUN)
     assert joker.colour is not None
     if joker.colour != colour:
         raise MeldError(
-            f"the {_name(joker.colour)} joker cannot stand in a {_name(colour)} run: "
-            f"a joker only stands for a card of its own colour (R17-13)",
+            "run-joker-colour",
             card=joker.text,
             rule="R17-13",
+            colour=_name(joker.colour),
+            colour2=_name(colour),
         )
     if len(missing) > 1:
-        raise MeldError(
-            f"{_gap_text(colour, missing)} missing between {colour}{values[0]} and "
-            f"{colour}{values[-1]}, and one joker fills only one gap (R17-9, R17-13)",
-            card=f"{colour}{missing[0]}",
-            rule="R17-9",
-        )
+        raise _gap("run-gaps-joker", colour, values, missing)
     if missing:
         candidates = [missing[0]]
     else:
@@ -194,12 +230,13 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     readings = tuple(Card(colour, v) for v in candidates)
     if joker.stands_for is not None:
         if joker.stands_for not in readings:
-            could = " or ".join(c.text for c in readings)
             raise MeldError(
-                f"the {_name(colour)} joker cannot stand for {joker.stands_for.text} in this "
-                f"run; it can stand for {could} (D17-6)",
+                "run-joker-stand-in",
                 card=joker.text,
                 rule="D17-6",
+                colour=_name(colour),
+                stated=joker.stands_for.text,
+                could=[c.text for c in readings],
             )
         return Meld(tuple(tokens), RUN, (joker.stands_for,))
     if len(readings) == 1:
@@ -207,11 +244,17 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     return Meld(tuple(tokens), RUN, readings)
 
 
-def _gap_text(colour: str, missing: list[int]) -> str:
-    cards = [f"{colour}{v}" for v in missing]
-    if len(cards) == 1:
-        return f"{cards[0]} is"
-    return ", ".join(cards[:-1]) + f" and {cards[-1]} are"
+def _gap(code: str, colour: str, values: list[int], missing: list[int]) -> MeldError:
+    """R17-9: the cards missing from a run, named between its lowest and highest card."""
+    return MeldError(
+        code,
+        card=f"{colour}{missing[0]}",
+        rule="R17-9",
+        cards=[f"{colour}{v}" for v in missing],
+        count=len(missing),
+        low=f"{colour}{values[0]}",
+        high=f"{colour}{values[-1]}",
+    )
 
 
 def resolve(meld: Meld) -> list[Meld]:

@@ -6,19 +6,31 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import parse_card
+from ..errors import Problem, reason_fields
+from ..messages import N_, register
 from .melds import MeldError, analyse_meld, resolve
+
+register(
+    {
+        "check-joker-could": N_(
+            "the joker could stand for {could}; when scoring, say which ({rule})"
+        ),
+    }
+)
 
 
 def check_rummy17_meld(cards: Sequence[object]) -> dict[str, Any]:
     """The verdict on one meld: legal with its kind and stand-ins, or illegal with the rule.
 
-    Raises ``EntryError`` when a card cannot be read (exit 2), which is not a verdict.
+    ``reason`` is in English; ``code`` and ``params`` let a shell say it in another language
+    (``messages.render``). Raises ``EntryError`` when a card cannot be read (exit 2), which is
+    not a verdict.
     """
     tokens = [parse_card(c, "rummy17") for c in cards]
     try:
         meld = analyse_meld(tokens)
     except MeldError as err:
-        return {"valid": False, "kind": None, "reason": err.message, "rule": err.rule}
+        return {"valid": False, "kind": None, "rule": err.rule, **reason_fields(err.first)}
     verdict: dict[str, Any] = {"valid": True, "kind": meld.kind}
     readings = [r.ordered() for r in resolve(meld)]
     if meld.ambiguous:
@@ -27,10 +39,10 @@ def check_rummy17_meld(cards: Sequence[object]) -> dict[str, Any]:
         verdict["readings"] = [
             {"cards": [c.text for c in r.cards], "value": r.value} for r in readings
         ]
-        verdict["reason"] = (
-            f"the joker could stand for {' or '.join(c.text for c in meld.readings)}; "
-            "when scoring, say which (D17-6)"
+        problem = Problem(
+            "check-joker-could", {"could": [c.text for c in meld.readings]}, rule="D17-6"
         )
+        verdict.update(reason_fields(problem))
         verdict["rule"] = "D17-6"
     else:
         verdict["cards"] = [c.text for c in readings[0].cards]
