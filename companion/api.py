@@ -1,7 +1,9 @@
-"""The JSON API (contract: score, match, check) and a match as JSON through its read-only link.
+"""The JSON API: the contract's score, match and check, the games, and matches over HTTP.
 
-The views only parse and answer: the rules core does the work, and its ``EntryError``
-becomes a 422 with the contract's error object.
+The views only parse and answer: the rules core and the store do the work, and their errors
+become answers (``EntryError`` → 422 with the contract's error object; a stale ``If-Match``
+→ 412 with the current revision; a write that lost a race without ``If-Match`` → 409).
+Error messages are rendered through ``translator()``: English until the API is translated.
 """
 
 from __future__ import annotations
@@ -16,14 +18,53 @@ from flask_babel import gettext as _
 from companion import store
 from companion.db import get_session
 from companion.models import Match
-from companion.rules import EntryError, check_meld, match_document, score_document
+from companion.rules import (
+    ENGLISH,
+    EntryError,
+    Translator,
+    check_meld,
+    games,
+    get_game,
+    match_document,
+    score_document,
+)
+from companion.rules.messages import N_, register
 
 bp = Blueprint("api", __name__)
+
+register(
+    {
+        "body-not-object": N_("the body must be a JSON object: {example}"),
+        "body-unknown-field": N_("unknown field {key!r}: the fields are {fields}"),
+        "cards-not-list": N_('cards must be a list of cards, e.g. ["R3", "R4", "*R"]'),
+        "if-match-required": N_(
+            "say which revision this change is based on: send If-Match with the match's "
+            'ETag (now "{revision}")'
+        ),
+        "match-not-found": N_("there is no match at this link"),
+        "game-not-found": N_("there is no game {game!r}; the games are {games}"),
+    }
+)
+
+#: The fields of ``POST /api/v1/matches``.
+MATCH_FIELDS = ("game", "players", "first_dealer", "games", "title")
+
+
+def translator() -> Translator:
+    """The language of API messages (English until the API is translated)."""
+    return ENGLISH
 
 
 def error(status: int, message: str, **fields: Any) -> tuple[Response, int]:
     """A JSON error answer: ``{"error": {"message": ..., ...}}``."""
     return jsonify({"error": {"message": message, **fields}}), status
+
+
+def _problem(err: EntryError, status: int, **extra: Any) -> Response:
+    """An ``EntryError`` as the contract's error object, with ``status``."""
+    response = jsonify({**err.to_json(translator()), **extra})
+    response.status_code = status
+    return response
 
 
 def _body() -> Any:
@@ -49,22 +90,25 @@ def _answer(func: Callable[[Any], dict[str, Any]]) -> tuple[Response, int]:
     try:
         return jsonify(func(_body())), 200
     except EntryError as err:
-        return jsonify(err.to_json()), 422
+        return _problem(err, 422), 422
+
+
+def _fields(body: Any, fields: tuple[str, ...], example: str) -> dict[str, Any]:
+    """The body as an object holding only ``fields``; ``EntryError`` otherwise."""
+    if not isinstance(body, dict):
+        raise EntryError("body-not-object", example=example)
+    unknown = sorted(set(body) - set(fields))
+    if unknown:
+        raise EntryError("body-unknown-field", key=unknown[0], fields=", ".join(fields))
+    return body
 
 
 def _check(body: Any) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise EntryError('the body must be a JSON object: {"game": ..., "cards": [...]}')
-    unknown = set(body) - {"game", "cards"}
-    if unknown:
-        raise EntryError(f"unknown field {sorted(unknown)[0]!r}: the fields are game and cards")
+    body = _fields(body, ("game", "cards"), '{"game": ..., "cards": [...]}')
     cards = body.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise EntryError('cards must be a list of cards, e.g. ["R3", "R4", "*R"]')
-    game = body.get("game", "rummy17")
-    if not isinstance(game, str):
-        raise EntryError("game must be one of rummy17, rummikub, rummy-o, manipulation")
-    return check_meld(game, cards)
+        raise EntryError("cards-not-list", field="cards")
+    return check_meld(body.get("game"), cards)
 
 
 @bp.post("/api/v1/score")
@@ -85,6 +129,164 @@ def check() -> tuple[Response, int]:
     return _answer(_check)
 
 
+# --- games --------------------------------------------------------------------------------
+
+
+@bp.get("/api/v1/games")
+def game_list() -> Response:
+    """Every game's descriptor, in the rulebooks' order."""
+    return jsonify([game.descriptor() for game in games()])
+
+
+@bp.get("/api/v1/games/<game_id>")
+def game_descriptor(game_id: str) -> Response:
+    """One game's descriptor; 404 for an unknown game."""
+    known = [game.id for game in games()]
+    if game_id not in known:
+        err = EntryError("game-not-found", game=game_id, games=", ".join(known))
+        return _problem(err, 404)
+    return jsonify(get_game(game_id).descriptor())
+
+
+# --- matches over HTTP --------------------------------------------------------------------
+
+
+def match_answer(match: Match, *, editing: bool) -> dict[str, Any]:
+    """A match as the contract gives it: revision, document and result (tokens with edit)."""
+    out: dict[str, Any] = {}
+    if editing:
+        out["edit"] = match.edit_token
+        out["view"] = match.view_token
+    out["revision"] = match.revision
+    out["document"] = store.as_document(match)
+    out["result"] = store.result(match)
+    return out
+
+
+def _match_response(match: Match, status: int = 200, *, editing: bool = True) -> Response:
+    response = jsonify(match_answer(match, editing=editing))
+    response.status_code = status
+    response.set_etag(str(match.revision))
+    return response
+
+
+def _not_found() -> Response:
+    return _problem(EntryError("match-not-found"), 404)
+
+
+def _editable(token: str) -> Match | None:
+    """The match this edit token opens; a view token opens nothing here."""
+    return store.get_by_edit_token(get_session(), token)
+
+
+def _based_on(match: Match) -> int | None:
+    """The revision ``If-Match`` names (the current one when it is among them); None: absent.
+
+    ``*`` means whatever revision is current. A value naming no revision of ours is stale.
+    """
+    if not request.headers.get("If-Match"):
+        return None
+    etags = request.if_match
+    if etags.star_tag or etags.contains(str(match.revision)):
+        return match.revision
+    return -1  # names no revision of ours: stale
+
+
+def _write(
+    token: str, status: int, change: Callable[[Match, int | None], None], *, required: bool
+) -> Response:
+    """Run ``change`` on the match of an edit token and answer the match, or the error."""
+    match = _editable(token)
+    if match is None:
+        return _not_found()
+    revision = _based_on(match)
+    if revision is None and required:
+        err = EntryError("if-match-required", revision=match.revision)
+        return _problem(err, 428, revision=match.revision)
+    try:
+        change(match, revision)
+    except store.StaleRevision as err:
+        response = _problem(err, 412, revision=err.revision)
+        response.set_etag(str(err.revision))
+        return response
+    except store.ConflictError as err:
+        response = _problem(err, 409, revision=match.revision)
+        response.set_etag(str(match.revision))
+        return response
+    except store.RoundMissing as err:
+        return _problem(err, 404)
+    except EntryError as err:
+        return _problem(err, 422)
+    return _match_response(match, status)
+
+
+@bp.post("/api/v1/matches")
+def create_match() -> Response:
+    """Start a match: ``{"game", "players", "first_dealer", "games"?, "title"?}`` → 201."""
+    body = _body()
+    try:
+        fields = _fields(body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}')
+        match = store.create_match(
+            get_session(),
+            game=fields.get("game"),  # type: ignore[arg-type]
+            players=fields.get("players"),  # type: ignore[arg-type]
+            first_dealer=fields.get("first_dealer"),  # type: ignore[arg-type]
+            games=fields.get("games"),
+            title=fields.get("title"),
+        )
+    except EntryError as err:
+        return _problem(err, 422)
+    response = _match_response(match, 201)
+    response.headers["Location"] = f"/api/v1/matches/{match.edit_token}"
+    return response
+
+
+@bp.get("/api/v1/matches/<token>")
+def read_match(token: str) -> Response:
+    """A match by its edit or view token (``edit`` only in the answer to the edit token)."""
+    session = get_session()
+    found = store.get_by_edit_token(session, token)
+    if found is not None:
+        return _match_response(found, editing=True)
+    found = store.get_by_view_token(session, token)
+    if found is None:
+        return _not_found()
+    return _match_response(found, editing=False)
+
+
+@bp.post("/api/v1/matches/<token>/games")
+def add_round(token: str) -> Response:
+    """Add the next round (a ``ROUND`` document) → 201 with the match."""
+
+    def change(match: Match, revision: int | None) -> None:
+        store.add_round(get_session(), match, _body(), revision=revision)
+
+    return _write(token, 201, change, required=False)
+
+
+@bp.put("/api/v1/matches/<token>/games/<int:number>")
+def replace_round(token: str, number: int) -> Response:
+    """Replace round ``number`` → 200 with the match; needs ``If-Match``."""
+
+    def change(match: Match, revision: int | None) -> None:
+        store.update_round(get_session(), match, number, _body(), revision=revision)
+
+    return _write(token, 200, change, required=True)
+
+
+@bp.delete("/api/v1/matches/<token>/games/<int:number>")
+def delete_round(token: str, number: int) -> Response:
+    """Delete round ``number`` → 200 with the match; needs ``If-Match``."""
+
+    def change(match: Match, revision: int | None) -> None:
+        store.delete_round(get_session(), match, number, revision=revision)
+
+    return _write(token, 200, change, required=True)
+
+
+# --- the read-only link as JSON -----------------------------------------------------------
+
+
 def match_json(match: Match) -> dict[str, Any]:
     """What the read-only link shows as JSON: the result, and the match document as entered.
 
@@ -96,24 +298,17 @@ def match_json(match: Match) -> dict[str, Any]:
     out["first_dealer"] = match.first_dealer
     out["games"] = match.games
     out["created"] = match.created.isoformat()
+    out["revision"] = match.revision
     out["document"] = store.as_document(match)
     return out
-
-
-def _read_only(view_token: str) -> Response:
-    found = store.get_by_view_token(get_session(), view_token)
-    if found is None:
-        abort(404, description=_("There is no match at this link."))
-    return jsonify(match_json(found))
-
-
-@bp.get("/api/v1/matches/<view_token>")
-def match_by_view_token(view_token: str) -> Response:
-    """A match as JSON, by its read-only token."""
-    return _read_only(view_token)
 
 
 @bp.get("/v/<view_token>.json")
 def match_json_view(view_token: str) -> Response:
     """A match as JSON at its read-only link plus ``.json``."""
-    return _read_only(view_token)
+    found = store.get_by_view_token(get_session(), view_token)
+    if found is None:
+        abort(404, description=_("There is no match at this link."))
+    response = jsonify(match_json(found))
+    response.set_etag(str(found.revision))
+    return response

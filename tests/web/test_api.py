@@ -1,4 +1,7 @@
-"""The JSON API (contract: score, match, check) and a match as JSON at its read-only link."""
+"""The JSON API (contract: score, match, check), the games, and a match at its read-only link.
+
+The matches API (create, read, write rounds, revisions) is in test_matches_api.py.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import pytest
 from support import load, subset
 
 from companion import store
-from companion.rules import check_meld, match_document, score_document
+from companion.rules import check_meld, games, match_document, score_document
 
 EXAMPLES = ["rummy17-round", "rummy17-doubled"]
 
@@ -68,7 +71,7 @@ def test_bad_match_is_422_naming_the_game(client):
     doc["rounds"][1]["bonus_cards"] = doc["rounds"][1]["bonus_cards"][:4]
     response = client.post("/api/v1/match", json=doc)
     assert response.status_code == 422
-    assert response.json["error"]["message"].startswith("game 2: ")
+    assert response.json["error"]["message"].startswith(("game 2: ", "round 2: "))
     assert response.json["error"]["rule"] == "R17-3"
 
 
@@ -113,21 +116,22 @@ def make_series(app):
         session = get_session()
         match = store.create_match(
             session,
+            game=doc["game"],
             players=doc["players"],
             first_dealer=doc["first_dealer"],
             games=3,
             title="Friday <b>night</b>",
         )
         for round_doc in doc["rounds"]:
-            store.add_game(session, match, round_doc)
+            store.add_round(session, match, round_doc)
     return match, doc
 
 
-@pytest.mark.parametrize("path", ["/api/v1/matches/{token}", "/v/{token}.json"])
-def test_match_json_by_view_token(app, client, path):
+def test_match_json_by_view_token(app, client):
     match, doc = make_series(app)
-    response = client.get(path.format(token=match.view_token))
+    response = client.get(f"/v/{match.view_token}.json")
     assert response.status_code == 200
+    assert response.headers["ETag"] == f'"{match.revision}"'
     body = response.json
     expected = match_document({**doc, "games": 3})
     assert subset(expected, body)
@@ -142,15 +146,19 @@ def test_match_json_by_view_token(app, client, path):
 
 
 @pytest.mark.parametrize("path", ["/api/v1/matches/{token}", "/v/{token}.json"])
-def test_match_json_unknown_or_edit_token_is_json_404(app, client, path):
+def test_match_json_unknown_token_is_json_404(app, client, path):
     match, _ = make_series(app)
-    for token in ("nope", match.edit_token, match.view_token[:-1], match.view_token.upper()):
-        if token == match.view_token:
-            continue
+    tokens = ["nope", match.view_token[:-1], match.edit_token[:-1]]
+    tokens += [
+        t for t in (match.view_token.upper(), match.view_token.lower()) if t != match.view_token
+    ]
+    if path.startswith("/v/"):
+        tokens.append(match.edit_token)  # the read-only link opens only with the view token
+    for token in tokens:
         response = client.get(path.format(token=token))
         assert response.status_code == 404, token
         assert response.is_json
-        assert "error" in response.json
+        assert response.json["error"]["message"]
 
 
 def test_match_json_reflects_an_edit(app, client):
@@ -162,7 +170,36 @@ def test_match_json_reflects_an_edit(app, client):
 
         session = get_session()
         fresh = store.get_by_edit_token(session, match.edit_token)
-        store.update_game(session, fresh, 1, edited)
+        store.update_round(session, fresh, 1, edited)
     body = client.get(f"/v/{match.view_token}.json").json
     assert body["document"]["rounds"][0] == edited
     assert body["totals"] == match_document({**doc, "rounds": [edited, doc["rounds"][1]]})["totals"]
+
+
+def test_games_lists_every_descriptor(client):
+    response = client.get("/api/v1/games")
+    assert response.status_code == 200
+    assert response.json == [game.descriptor() for game in games()]
+    assert [g["id"] for g in response.json] == ["rummy17", "rummikub", "rummy-o", "manipulation"]
+
+
+@pytest.mark.parametrize("game", [game.id for game in games()])
+def test_one_game_descriptor(client, game):
+    response = client.get(f"/api/v1/games/{game}")
+    assert response.status_code == 200
+    assert response.json == next(g.descriptor() for g in games() if g.id == game)
+
+
+@pytest.mark.parametrize("game", ["chess", "RUMMY17", "rummy 17"])
+def test_unknown_game_descriptor_is_404_naming_the_games(client, game):
+    response = client.get(f"/api/v1/games/{game}")
+    assert response.status_code == 404
+    error = response.json["error"]
+    assert error["code"] == "game-not-found"
+    assert "rummikub" in error["message"]
+
+
+def test_check_needs_the_game(client):
+    response = client.post("/api/v1/check", json={"cards": ["R3", "R4", "R5"]})
+    assert response.status_code == 422
+    assert "rummy17" in response.json["error"]["message"]

@@ -22,10 +22,14 @@ def make_match(app):
     with app.app_context():
         session = get_session()
         match = store.create_match(
-            session, players=doc["players"], first_dealer=doc["first_dealer"], games=2
+            session,
+            game=doc["game"],
+            players=doc["players"],
+            first_dealer=doc["first_dealer"],
+            games=2,
         )
         for round_doc in doc["rounds"]:
-            store.add_game(session, match, round_doc)
+            store.add_round(session, match, round_doc)
     return match
 
 
