@@ -126,13 +126,14 @@ def location(
         out += tr.gettext(N_("round {round}: ")).format(round=round)
     if player is not None and meld is not None:
         out += tr.gettext(N_("{player}, meld {meld}: ")).format(player=player, meld=meld)
-    elif player is not None and field in HOLDINGS:
-        out += tr.gettext(HOLDINGS[field]).format(player=player)
+    elif player is not None and field in PLAYER_FIELDS:
+        out += tr.gettext(PLAYER_FIELDS[field]).format(player=player)
     return out
 
 
-#: A player's leftover cards, by the document field that holds them.
-HOLDINGS = {
+#: The fields of a player's entry a problem can be about: their leftover cards, their melds.
+PLAYER_FIELDS = {
     "hand": N_("{player}'s hand: "),
     "rack": N_("{player}'s rack: "),
+    "melds": N_("{player}'s melds: "),
 }

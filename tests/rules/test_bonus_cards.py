@@ -195,7 +195,9 @@ def test_award_reasons_travel_as_codes_a_shell_can_say_in_another_language():
 
     german = Catalogue(
         {
-            "{winners} has {phrase}: {best} ({others})": "{winners} hat {phrase}: {best} ({others})",
+            "{winners} has {phrase}: {best} ({others})": (
+                "{winners} hat {phrase}: {best} ({others})"
+            ),
             "the most runs": "die meisten Reihen",
         }
     )

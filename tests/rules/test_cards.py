@@ -63,3 +63,57 @@ def test_unknown_cards_are_refused_with_the_card_named(text, words):
 def test_rummikub_has_no_value_14():
     with pytest.raises(EntryError):
         parse_card("K14", "rummikub")
+
+
+def test_the_examples_in_parse_cards_docstring_hold():
+    import doctest
+
+    from companion.rules import cards
+
+    assert doctest.testmod(cards, raise_on_error=True).attempted >= 2
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "code", "message"),
+    [
+        (
+            "manipulation",
+            "1S",
+            "not-a-card-suit",
+            "1S is not a card: a card is a rank A, 2–10, J, Q, K and a suit (S spades, H hearts, "
+            "D diamonds, C clubs), like 10H, or * for a joker",
+        ),
+        (
+            "rummikub",
+            "P5",
+            "not-a-card",
+            "P5 is not a card: a card is a colour (K black, R red, B blue, O orange) and a "
+            "value 1–13, like K7, or * for a joker",
+        ),
+        ("rummikub", "K14", "value-out-of-range", "K14 is not a card: values run from 1 to 13"),
+        (
+            "rummikub",
+            "*Z",
+            "joker-bad-stand-in",
+            "*Z is not a joker: write * alone or * with the card it stands for",
+        ),
+        (
+            "rummy17",
+            "*RX",
+            "joker-value-missing",
+            "*RX is not a joker: after *R comes the value it stands for, 1–17",
+        ),
+        (
+            "rummy17",
+            None,
+            "not-a-card-coloured-joker",
+            "None is not a card: a card is a colour (R red, B blue, G green, Y yellow, "
+            "K black) and a value 1–17, like R7, or *R (a red joker) for a joker",
+        ),
+    ],
+)
+def test_each_game_says_what_its_cards_look_like(game, text, code, message):
+    with pytest.raises(EntryError) as err:
+        parse_card(text, game)
+    assert (err.value.code, err.value.message) == (code, message)
+    assert err.value.player is None and err.value.meld is None  # the caller says where

@@ -70,7 +70,10 @@ def test_R17_13_a_set_never_holds_two_identical_cards():
 def test_R17_1_a_card_twice_in_one_meld_is_refused():
     with pytest.raises(MeldError) as err:
         meld("R5", "R5", "R6")
-    assert err.value.card == "R5" and err.value.reason == "R5 appears twice (R17-1: each card exists once)"
+    assert (
+        err.value.card == "R5"
+        and err.value.reason == "R5 appears twice (R17-1: each card exists once)"
+    )
 
 
 def test_D17_6_a_set_joker_takes_the_sets_value_in_its_colour():

@@ -246,3 +246,105 @@ def test_MR_3_a_group_never_holds_two_identical_cards():
 def test_MR_7_a_stated_joker_is_held_to_its_card():
     assert verdict("manipulation", "8S", "8H", "*8D")["cards"] == ["8S", "8H", "*8D"]
     assert not verdict("manipulation", "8S", "8H", "*9D")["valid"]
+
+
+def refused(doc: dict) -> EntryError:
+    with pytest.raises(EntryError) as err:
+        score_document(doc)
+    return err.value
+
+
+@pytest.mark.parametrize(("game", "rule"), [("rummikub", "DK-4"), ("rummy-o", "DO-6")])
+def test_DK_4_DO_6_only_the_winners_rack_is_empty(game, rule):
+    err = refused(rk({"Anna": [], "Béla": ["R5"], "Cili": []}, went_out="Anna", game=game))
+    assert err.codes == ["rack-empty-not-out"]
+    assert (err.player, err.field, err.rule) == ("Cili", "rack", rule)
+    assert err.message == (
+        f"Cili's rack: it is empty, but Anna went out: every other rack holds a tile ({rule})"
+    )
+
+
+@pytest.mark.parametrize(("game", "rule"), [("rummikub", "DK-4"), ("rummy-o", "DO-6")])
+def test_DK_4_DO_6_when_the_pool_ran_out_no_rack_is_empty_every_one_reported(game, rule):
+    err = refused(rk({"Anna": [], "Béla": ["R5"], "Cili": {"points": 0}}, game=game))
+    assert err.codes == ["rack-empty-pool-out", "rack-empty-pool-out"]
+    assert [p.player for p in err.problems] == ["Anna", "Cili"]
+    assert {p.rule for p in err.problems} == {rule}
+
+
+def test_DO_4_the_rulebook_example_tied_lowest_racks_each_score_every_other_rack():
+    # DO-4: A 5, B 5, C 10 — A and B score 15 each (a co-winner's rack included).
+    result = score_document(rk({"A": ["R5"], "B": ["K5"], "C": ["B10"]}, game="rummy-o"))
+    assert result["winners"] == ["A", "B"]
+    assert scores(result) == {"A": 15, "B": 15, "C": 0}
+
+
+def test_DM_4_a_knock_with_an_empty_hand_is_going_out():
+    knocked = score_document(mr({"Anna": [], "Béla": ["5D"]}, knocked="Anna"))
+    went_out = score_document(mr({"Anna": [], "Béla": ["5D"]}, went_out="Anna"))
+    assert knocked == went_out
+    assert knocked["players"][0]["went_out_bonus"] == 25 and knocked["winners"] == ["Anna"]
+
+
+def test_DM_4_the_player_who_went_out_is_the_only_knocker():
+    err = refused(mr({"Anna": [], "Béla": ["2D"], "Cili": ["9C"]}, knocked="Béla", went_out="Anna"))
+    assert (err.code, err.player, err.field, err.rule) == (
+        "went-out-not-knocker",
+        "Béla",
+        "knocked",
+        "DM-4",
+    )
+
+
+def test_DM_8_only_the_player_who_went_out_holds_no_cards():
+    err = refused(mr({"Anna": [], "Béla": [], "Cili": ["3S"]}, went_out="Anna"))
+    assert (err.codes, err.player, err.field, err.rule) == (
+        ["hand-empty-not-out"],
+        "Béla",
+        "hand",
+        "DM-8",
+    )
+    err = refused(mr({"Anna": ["2S"], "Béla": {"points": 0}}))
+    assert err.codes == ["hand-empty-not-out"] and err.player == "Béla"
+
+
+def test_DM_8_three_players_have_two_decks_and_two_jokers():
+    score_document(mr({"Anna": ["9S", "*"], "Béla": ["9s", "*"], "Cili": []}, went_out="Cili"))
+    err = refused(mr({"Anna": ["9S", "9S"], "Béla": ["9s"], "Cili": []}, went_out="Cili"))
+    assert (err.code, err.card, err.rule) == ("too-many-copies", "9S", "DM-8")
+    assert err.message == "Béla's hand: 9S appears more than 2 times in the round (DM-8)"
+
+
+@pytest.mark.parametrize("game", ["rummikub", "rummy-o"])
+def test_a_rack_may_be_given_as_the_points_the_table_counted(game):
+    result = score_document(rk({"Anna": {"points": 48}, "Cili": []}, went_out="Cili", game=game))
+    assert [p["rack_value"] for p in result["players"]] == [48, 0]
+    assert scores(result)["Cili"] == 48
+
+
+def test_a_hand_may_be_given_as_the_points_the_table_counted():
+    result = score_document(mr({"Anna": {"points": 3}, "Béla": ["9S"]}, knocked="Anna"))
+    assert [p["hand_value"] for p in result["players"]] == [3, 9]
+    assert scores(result) == {"Anna": 6, "Béla": 0}
+
+
+@pytest.mark.parametrize("points", [-1, 1.5, "7", True])
+def test_the_points_short_form_is_a_whole_number(points):
+    err = refused(rk({"Anna": {"points": points}, "Cili": []}, went_out="Cili"))
+    assert (err.code, err.player, err.field) == ("points-not-number", "Anna", "rack")
+
+
+def test_a_forgotten_player_is_an_entry_error_not_a_silent_zero():
+    doc = rk({"Anna": [], "Cili": ["R5"]}, went_out="Anna")
+    doc["players"].append({"name": "Béla"})
+    err = refused(doc)
+    assert (err.codes, err.player, err.field) == (["holding-missing"], "Béla", "rack")
+    doc = mr({"Anna": ["2S"], "Béla": ["9D"]})
+    del doc["players"][1]["hand"]
+    assert refused(doc).codes == ["holding-missing"]
+
+
+def test_every_unreadable_tile_and_copy_is_reported_at_once():
+    err = refused(rk({"Anna": ["R14", "X1"], "Béla": ["R5", "R5", "r5"], "Cili": []}, "Cili"))
+    assert err.codes == ["value-out-of-range", "not-a-card", "too-many-copies"]
+    assert [p.player for p in err.problems] == ["Anna", "Anna", "Béla"]

@@ -9,8 +9,8 @@ from companion.rules.cards import RUMMY17
 from companion.rules.rummy17.melds import MeldError
 from companion.rules.rummy17.play import (
     add_to_meld,
-    full_deck,
     draw_pile_size,
+    full_deck,
     jokers,
     knock,
     swap_joker,
@@ -41,7 +41,11 @@ def test_R17_3_a_round_has_five_bonus_cards_no_more_no_fewer(count):
     assert len(score(_round_with_bonus_cards(ids[:5]))["awards"]) == 5
     with pytest.raises(EntryError) as err:
         score(_round_with_bonus_cards(ids[:count]))
-    assert (err.value.code, err.value.rule, err.value.field) == ("bonus-count", "R17-3", "bonus_cards")
+    assert (err.value.code, err.value.rule, err.value.field) == (
+        "bonus-count",
+        "R17-3",
+        "bonus_cards",
+    )
 
 
 def test_R17_4_the_five_jokers_lie_beside_the_table_one_per_colour():

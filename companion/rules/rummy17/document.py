@@ -27,10 +27,10 @@ register(
         "round-other-reader": N_("this is a Rummy 17 reader, not one for {game!r}"),
         "player-not-object": N_("player {number} must be a JSON object"),
         "player-forgotten": N_(
-            'nothing entered: give their melds and the cards left in hand, or {{"low": N, '
+            'nothing entered; give their melds and the cards left in hand, or {{"low": N, '
             '"high": M}}'
         ),
-        "melds-not-list": N_("melds must be a list of melds"),
+        "melds-not-list": N_("not a list; give a list of melds, each a list of cards"),
         "meld-not-list": N_("a meld is a list of cards"),
         "meld-joker-ambiguous": N_(
             "the joker {card} could stand for {could}; say which, like *{first} ({rule})"
@@ -122,13 +122,16 @@ def read_meld(raw: object, *, player: str | None = None, number: int | None = No
     return meld
 
 
-def _read_hand(raw: object) -> Hand:
-    """A hand as cards, or the short form ``{"low": N, "high": M}`` (R17-16)."""
-    problems = Collector()
+def _read_hand(raw: object, problems: Collector) -> Hand:
+    """A hand as cards, or the short form ``{"low": N, "high": M}`` (R17-16).
+
+    Problems go to ``problems``; the hand returned then holds the cards that could be read.
+    """
     if isinstance(raw, Mapping):
         unknown = sorted(set(raw) - {"low", "high"})
         if unknown:
-            raise EntryError("hand-unknown-field", key=unknown[0])
+            problems.add(EntryError("hand-unknown-field", key=unknown[0]))
+            return Hand(0, 0)
         counts = []
         for key in ("low", "high"):
             n = raw.get(key, 0)
@@ -136,10 +139,10 @@ def _read_hand(raw: object) -> Hand:
                 problems.add(EntryError("hand-count-not-number", key=key))
                 n = 0
             counts.append(n)
-        problems.raise_any()
         return Hand(counts[0], counts[1])
     if not isinstance(raw, list):
-        raise EntryError("hand-not-list")
+        problems.add(EntryError("hand-not-list"))
+        return Hand(0, 0)
     cards: list[Card] = []
     for c in raw:
         with problems.check():
@@ -148,7 +151,6 @@ def _read_hand(raw: object) -> Hand:
                 # R17-13, D17-8: a joker is melded the turn it is taken.
                 raise EntryError("joker-in-hand", card=token.bare, rule="R17-13")
             cards.append(token)
-    problems.raise_any()
     return Hand.of(tuple(cards))
 
 
@@ -237,10 +239,12 @@ def read_table(
             for i, m in enumerate(melds_raw, start=1):
                 with problems.check():
                     melds.append(read_meld(m, player=name, number=i))
-        hands[name] = None
-        with problems.check(player=name, field="hand"):
-            hands[name] = _read_hand(raw.get("hand", []))
-        seats.append(Seat(name, tuple(melds), hands[name] or Hand(0, 0)))
+        found = Collector()
+        hand = _read_hand(raw.get("hand", []), found)
+        if found:
+            problems.add(EntryError.of(found.problems).at(player=name, field="hand"))
+        hands[name] = None if found else hand
+        seats.append(Seat(name, tuple(melds), hand))
     went_out, last, settled = _read_ending(doc, seats, problems)
     if settled:
         _check_everyone_played(raw_players, seats, hands, went_out, problems)

@@ -1,0 +1,116 @@
+"""Every registered game keeps the seam's promises (rules/game.py), one test over them all."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from companion.rules import Card, EntryError, Game, games, get_game, score_document
+
+#: The smallest legal round of each game: the first player went out, the second did not.
+MINIMAL: dict[str, dict[str, Any]] = {
+    "rummy17": {
+        "bonus_cards": ["most-cards", "most-sets", "most-runs", "longest-run", "went-out"],
+        "went_out": "Anna",
+        "last_discard": "K2",
+        "players": [
+            {"name": "Anna", "melds": [["R3", "R4", "R5"]], "hand": []},
+            {"name": "Béla", "melds": [], "hand": ["B1"]},
+        ],
+    },
+    "rummikub": {
+        "went_out": "Anna",
+        "players": [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": ["R5"]}],
+    },
+    "rummy-o": {
+        "went_out": "Anna",
+        "players": [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": ["R5"]}],
+    },
+    "manipulation": {
+        "knocked": None,
+        "went_out": "Anna",
+        "players": [{"name": "Anna", "hand": []}, {"name": "Béla", "hand": ["5D"]}],
+    },
+}
+
+GAMES = games()
+
+
+def test_every_game_has_a_minimal_round_here_and_rummy_17_comes_first():
+    assert {g.id for g in GAMES} == set(MINIMAL)
+    assert GAMES[0].id == "rummy17"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_the_descriptor_is_plain_json_a_page_can_draw_from(game: Game):
+    descriptor = game.descriptor()
+    assert json.loads(json.dumps(descriptor)) == descriptor
+    assert descriptor["id"] == game.id and get_game(game.id) is game
+    assert descriptor["holding"] in ("hand", "rack")
+    assert {c["code"] for c in descriptor["cards"]["colours"]} == set(game.deck.colours)
+    assert all(e["key"] in game.round_keys for e in descriptor["endings"])
+    assert (
+        all(c["key"] for c in descriptor["columns"]) and descriptor["columns"][-1]["key"] == "score"
+    )
+    assert repr(game) == f"get_game({game.id!r})"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_seat_limits_are_sane_and_enforced(game: Game):
+    low, high = game.seats
+    assert 2 <= low <= high <= 6 and game.seats_rule
+    assert game.default_length(low) in (low, None)
+    round_ = {"game": game.id, **MINIMAL[game.id]}
+    players = round_["players"]
+    extra = {k: ([] if isinstance(v, list) else v) for k, v in players[1].items()}
+    round_["players"] = players + [{**extra, "name": f"P{i}"} for i in range(high)]
+    with pytest.raises(EntryError) as err:
+        score_document(round_)
+    assert (err.value.code, err.value.rule) == ("player-count", game.seats_rule)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_a_minimal_round_scores_through_the_game_and_through_score(game: Game):
+    outcome = game.score_round(MINIMAL[game.id])
+    assert set(outcome.scores) == {"Anna", "Béla"}
+    assert all(isinstance(v, int) for v in outcome.scores.values())
+    assert outcome.result == score_document({"game": game.id, **MINIMAL[game.id]})
+    assert json.loads(json.dumps(outcome.result)) == outcome.result
+    line = game.round_line(outcome)
+    assert json.loads(json.dumps(line)) == line
+    for column in game.columns:
+        assert all(column.key in p for p in outcome.result["players"])
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_an_empty_round_is_refused_in_words_not_a_crash(game: Game):
+    for doc in ({}, {"players": []}, [], "round"):
+        with pytest.raises(EntryError) as err:
+            game.score_round(doc)
+        json.dumps(err.value.to_json())
+        assert err.value.message
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_check_meld_answers_for_a_run_and_refuses_an_unreadable_card(game: Game):
+    deck = game.deck
+    run = [Card(deck.colours[0], v, game.id).text for v in (deck.low, deck.low + 1, deck.low + 2)]
+    verdict = game.check_meld(run)
+    assert verdict["valid"] and verdict["kind"] == "run" and verdict["cards"] == run
+    assert json.loads(json.dumps(verdict)) == verdict
+    bad = game.check_meld(run[:2])
+    assert not bad["valid"] and bad["rule"] and bad["reason"] and bad["code"]
+    with pytest.raises(EntryError) as err:
+        game.check_meld([*run[:2], "?"])
+    assert err.value.card == "?"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_every_card_of_the_deck_reads_back_as_itself(game: Game):
+    deck = game.deck
+    for colour in deck.colours:
+        for value in range(deck.low, deck.high + 1):
+            card = Card(colour, value, game.id)
+            assert game.parse_card(card.text.lower()) == card
