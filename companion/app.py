@@ -74,11 +74,11 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
-    from companion import api, pages, sheet_views, tools
+    from companion import api, sheet_views, tools, web
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only, and it uses no cookies
-    app.register_blueprint(pages.bp)
+    web.register_blueprints(app)
     app.register_blueprint(sheet_views.bp)
     app.register_blueprint(tools.bp)
 

@@ -1,22 +1,27 @@
 """The web forms (Flask-WTF, CSRF on each) and their translation into rules documents.
 
-A form only reads what was typed; every rule check is the rules core's (D17-8). The game
-form's text fields are the source of truth: melds in notation, one per line, and a hand as
-cards or as the two counts 1–9 / 10–17. The picker in static/game.js only writes into them.
+A form only reads what was typed; every rule check is the rules core's. Nothing here knows
+a game: the round form is built from the game's descriptor (its holding, counts, endings,
+melds, bonus cards, last card), and its text fields are the source of truth — melds in
+notation, one per line, and what a player holds as cards or as the counts. The card picker
+in static/js/picker.js only writes into them.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
+    Field,
     FieldList,
     Form,
     FormField,
+    HiddenField,
     IntegerField,
     RadioField,
     SelectChoice,
@@ -28,127 +33,213 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from companion.rules import BONUS_CARDS
+from companion.rules import Game, games, get_game
 
-MAX_SEATS = 6  # R17-1
 MAX_GAMES = 60
-DRAW_PILE = "-"  # the "went out" choice for R17-15b: nobody went out
+NOBODY = "-"  # the answer of an ending nobody reached: the pile or pool ran out, no knock
 SEPARATORS = re.compile(r"[\s,;]+")
 
 
-class MatchForm(FlaskForm):
-    """Start a match: names in seat order, who deals first, how many games (D17-7)."""
+def max_seats() -> int:
+    """The most players any game seats: the start form has this many name fields."""
+    return max(g.seats[1] for g in games())
 
-    names = FieldList(
-        StringField(validators=[Optional(), Length(max=40)]),
-        min_entries=MAX_SEATS,
-        max_entries=MAX_SEATS,
-    )
-    first_dealer = RadioField(
-        _l("Deals first"), choices=[str(i) for i in range(MAX_SEATS)], default="0"
-    )
+
+class RevisionForm(FlaskForm):
+    """A form that changes a match: the CSRF token and the revision it was based on."""
+
+    revision = HiddenField()
+
+    def based_on(self) -> int | None:
+        """The match revision the page was loaded at (None when not sent: no check)."""
+        raw = (self.revision.data or "").strip()
+        return int(raw) if raw.isdigit() else None
+
+
+class ConfirmForm(RevisionForm):
+    """Confirm a deletion, lengthen or rematch: only the CSRF token and the revision."""
+
+
+class MatchForm(FlaskForm):
+    """Start a match of one game: names in seat order, who deals or starts, how many rounds."""
+
+    names = FieldList(StringField(validators=[Optional(), Length(max=40)]), min_entries=2)
+    first = RadioField(_l("First"), choices=[], validate_choice=False)
     games = IntegerField(
-        _l("Games"),
+        _l("Rounds"),
         validators=[Optional(), NumberRange(1, MAX_GAMES, _l("from 1 to %(max)s", max=MAX_GAMES))],
     )
     title = StringField(_l("Title"), validators=[Optional(), Length(max=80)])
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.game = game
+        while len(self.names) < game.seats[1]:
+            self.names.append_entry()
+        del self.names.entries[game.seats[1] :]
+        self.first.choices = [str(i) for i in range(len(self.names))]
         self.form_errors: list[str] = []
 
     def seated(self) -> tuple[list[str], str | None]:
-        """The typed names in seat order (blank seats dropped) and the first dealer's name."""
+        """The typed names in seat order (blank seats dropped) and the ticked player's name."""
         names: list[str] = []
-        dealer = None
+        chosen = None
         for i, entry in enumerate(self.names):
             name = (entry.data or "").strip()
             if not name:
                 continue
             names.append(name)
-            if str(i) == self.first_dealer.data:
-                dealer = name
-        return names, dealer
+            if str(i) == self.first.data:
+                chosen = name
+        return names, chosen
 
-    def validate_seats(self) -> bool:
-        """The checks a form can make before the rules core: 2–6 names, a named dealer."""
-        names, dealer = self.seated()
-        if not 2 <= len(names) <= MAX_SEATS:
-            self.form_errors.append(_l("Type the names of 2 to 6 players (R17-1)."))
-            return False
-        if dealer is None:
-            self.first_dealer.errors = [_l("Tick who deals first next to a name.")]
-            return False
-        return True
-
-
-class PlayerEntry(Form):
-    """One player's part of a game: melds in notation, and the hand as cards or counts."""
-
-    melds = TextAreaField(_l("Melds in front"))
-    hand = StringField(_l("Cards left in hand"))
-    low = IntegerField(_l("Cards 1–9"), validators=[Optional(), NumberRange(0, 85)])
-    high = IntegerField(_l("Cards 10–17"), validators=[Optional(), NumberRange(0, 85)])
+    def named_seats(self) -> list[int]:
+        """The seats with a name typed in (for picking one at random)."""
+        return [i for i, entry in enumerate(self.names) if (entry.data or "").strip()]
 
 
 class MultiCheckboxField(SelectMultipleField):
-    """Several checkboxes under one name: the twelve bonus cards."""
+    """Several checkboxes under one name: the bonus cards."""
 
     widget = ListWidget(prefix_label=False)
     option_widget = CheckboxInput()
 
 
-class GameForm(FlaskForm):
-    """Enter or correct one game: bonus cards, each player's table and hand, the ending."""
+class RoundForm(RevisionForm):
+    """Enter or correct one round; the fields come from the game's descriptor."""
 
-    bonus_cards = MultiCheckboxField(_l("Bonus cards"), choices=list(BONUS_CARDS))
-    players = FieldList(FormField(PlayerEntry), min_entries=2, max_entries=MAX_SEATS)
-    went_out = RadioField(_l("Who went out?"), choices=[], validate_choice=False)
-    last_discard = StringField(_l("Their last card"))
+    descriptor: dict[str, Any]
+    endings: tuple[str, ...]
+    players: Any
 
     def __init__(self, *args: Any, names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.names = list(names)
         while len(self.players) < len(self.names):
             self.players.append_entry()
-        self.went_out.choices = [*self.names, DRAW_PILE]
-        self.form_errors: list[str] = []
+        for key in self.endings:
+            self[key].choices = [*self.names, NOBODY]
+
+    @property
+    def holding(self) -> str:
+        """The document field of what a player holds at the end: "hand" or "rack"."""
+        return str(self.descriptor["holding"])
+
+    @property
+    def counts(self) -> list[str]:
+        return [c["key"] for c in self.descriptor["counts"]]
+
+    def fields_with_errors(self) -> dict[str, list[str]]:
+        """WTForms' own errors (a count out of range), by the id of the field."""
+        out: dict[str, list[str]] = {}
+        for field in self._all_fields():
+            if field.errors and isinstance(field.errors, list):
+                out[field.id] = [str(e) for e in field.errors]
+        return out
+
+    def _all_fields(self) -> list[Field]:
+        fields: list[Field] = [f for f in self if f.name not in ("players", "csrf_token")]
+        for entry in self.players:
+            fields += list(entry.form)
+        return fields
+
+    def both_given(self) -> list[int]:
+        """Seats where both the cards and a count were filled in (the form cannot tell which)."""
+        return [
+            i
+            for i, entry in enumerate(self.players)
+            if _cards(entry.form[self.holding].data)
+            and any(entry.form[k].data for k in self.counts)
+        ]
 
     def round_document(self) -> dict[str, Any]:
         """The round document (contract ``score``) for what was typed, unchecked."""
+        desc = self.descriptor
+        doc: dict[str, Any] = {"game": desc["id"]}
+        if "bonus_cards" in desc:
+            doc["bonus_cards"] = list(self["bonus_cards"].data or [])
+        for key in self.endings:
+            answer = self[key].data
+            if answer in (None, ""):
+                continue  # not answered: the rules core says whether that is allowed
+            doc[key] = None if answer == NOBODY else answer
         players = []
         for name, entry in zip(self.names, self.players, strict=False):
-            players.append(
-                {"name": name, "melds": read_melds(entry.melds.data), "hand": read_hand(entry)}
-            )
-        went_out = self.went_out.data
-        doc: dict[str, Any] = {
-            "game": "rummy17",
-            "bonus_cards": list(self.bonus_cards.data or []),
-            "went_out": None if went_out in (None, "", DRAW_PILE) else went_out,
-            "players": players,
-        }
-        last = (self.last_discard.data or "").strip()
-        if doc["went_out"] is not None:
-            doc["last_discard"] = last or None
+            player: dict[str, Any] = {"name": name}
+            if desc["melds"]:
+                player["melds"] = read_melds(entry.form["melds"].data)
+            player[self.holding] = self._holding(entry.form)
+            players.append(player)
+        doc["players"] = players
+        if desc.get("last_card"):
+            last = (self["last_discard"].data or "").strip()
+            # The contract: the last card goes with the player who went out, else null.
+            doc["last_discard"] = (last or None) if doc.get("went_out") is not None else None
         return doc
 
+    def _holding(self, entry: Form) -> list[str] | dict[str, int]:
+        """Cards as typed, or the short form of the counts (``{"points": N}``)."""
+        cards = _cards(entry[self.holding].data)
+        counts = {k: entry[k].data for k in self.counts}
+        if cards or all(v is None for v in counts.values()):
+            return cards
+        return {k: v or 0 for k, v in counts.items()}
+
     def fill(self, doc: dict[str, Any]) -> None:
-        """Prefill from a stored round document (editing an earlier game)."""
-        self.bonus_cards.data = list(doc.get("bonus_cards", []))
-        by_name = {p["name"]: p for p in doc.get("players", [])}
+        """Prefill from a stored round document (correcting an earlier round)."""
+        if "bonus_cards" in self.descriptor:
+            self["bonus_cards"].data = list(doc.get("bonus_cards", []))
+        for key in self.endings:
+            if key in doc:
+                self[key].data = doc[key] if doc[key] is not None else NOBODY
+        by_name = {p.get("name"): p for p in doc.get("players", [])}
         for name, entry in zip(self.names, self.players, strict=False):
             player = by_name.get(name, {})
-            entry.melds.data = "\n".join(" ".join(m) for m in player.get("melds", []))
-            hand = player.get("hand", [])
-            if isinstance(hand, dict):
-                entry.hand.data = ""
-                entry.low.data = hand.get("low", 0)
-                entry.high.data = hand.get("high", 0)
+            if self.descriptor["melds"]:
+                entry.form["melds"].data = "\n".join(" ".join(m) for m in player.get("melds", []))
+            held = player.get(self.holding, [])
+            if isinstance(held, dict):
+                entry.form[self.holding].data = ""
+                for key in self.counts:
+                    entry.form[key].data = held.get(key, 0)
             else:
-                entry.hand.data = " ".join(hand)
-        self.went_out.data = doc.get("went_out") or DRAW_PILE
-        self.last_discard.data = doc.get("last_discard") or ""
+                entry.form[self.holding].data = " ".join(held)
+        if self.descriptor.get("last_card"):
+            self["last_discard"].data = doc.get("last_discard") or ""
+
+
+@cache
+def round_form_class(game_id: str) -> type[RoundForm]:
+    """The round form of one game, built once from its descriptor."""
+    desc = get_game(game_id).descriptor()
+    entry: dict[str, Any] = {}
+    if desc["melds"]:
+        entry["melds"] = TextAreaField()
+    entry[desc["holding"]] = StringField()
+    for count in desc["counts"]:
+        entry[count["key"]] = IntegerField(
+            validators=[Optional(), NumberRange(0, count["limit"])],
+        )
+    player_entry = type(f"PlayerEntry_{game_id}", (Form,), entry)
+    fields: dict[str, Any] = {
+        "descriptor": desc,
+        "endings": tuple(e["key"] for e in desc["endings"]),
+        "players": FieldList(
+            FormField(player_entry), min_entries=desc["seats"][0], max_entries=desc["seats"][1]
+        ),
+    }
+    for ending in desc["endings"]:
+        fields[ending["key"]] = RadioField(choices=[], validate_choice=False)
+    if "bonus_cards" in desc:
+        ids = [c["id"] for c in desc["bonus_cards"]["cards"]]
+        fields["bonus_cards"] = MultiCheckboxField(choices=ids, validate_choice=False)
+    if desc.get("last_card"):
+        fields["last_discard"] = StringField()
+    return type(f"RoundForm_{game_id}", (RoundForm,), fields)
+
+
+def _cards(text: str | None) -> list[str]:
+    return [c for c in SEPARATORS.split((text or "").strip()) if c]
 
 
 def read_melds(text: str | None) -> list[list[str]]:
@@ -157,35 +248,21 @@ def read_melds(text: str | None) -> list[list[str]]:
     return [SEPARATORS.split(line.strip()) for line in lines if line.strip()]
 
 
-def read_hand(entry: Any) -> list[str] | dict[str, int]:
-    """A hand as typed cards, or the short form ``{"low": N, "high": M}`` from the counts."""
-    cards = [c for c in SEPARATORS.split((entry.hand.data or "").strip()) if c]
-    if cards or (entry.low.data is None and entry.high.data is None):
-        return cards
-    return {"low": entry.low.data or 0, "high": entry.high.data or 0}
-
-
-class ConfirmForm(FlaskForm):
-    """An empty form that only carries the CSRF token: confirm a deletion."""
-
-
 class CheckForm(FlaskForm):
     """The referee's question: is this meld legal? A GET form that changes nothing."""
 
     class Meta:
         csrf = False  # read-only: it stores nothing, and a verdict should be linkable
 
-    game = SelectField(
-        _l("Game"),
-        choices=[
-            SelectChoice("rummy17", _l("Rummy 17")),
-            SelectChoice("rummikub", _l("Rummikub")),
-            SelectChoice("rummy-o", _l("Deluxe Rummy-O")),
-            SelectChoice("manipulation", _l("Manipulation Rummy")),
-        ],
-        default="rummy17",
-    )
+    game = SelectField(_l("Game"))
     cards = StringField(_l("The meld"), validators=[Length(max=200)])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game.choices = [SelectChoice(g.id, _l(g.name)) for g in games()]
+        self.game_ids = [g.id for g in games()]
+        if not self.game.data:
+            self.game.data = self.game_ids[0]
 
     def tokens(self) -> list[str]:
         """The cards as typed, split on spaces, commas or semicolons."""

@@ -7,16 +7,10 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from companion.forms import CheckForm
-from companion.rules import EntryError, check_meld
+from companion.rules import EntryError, check_meld, games, get_game
+from companion.web.common import descriptor, example_run, sentence, translator
 
 bp = Blueprint("tools", __name__)
-
-EXAMPLES = {
-    "rummy17": "R5 R6 *R7",
-    "rummikub": "K12 K13 *",
-    "rummy-o": "G11 G12 G13",
-    "manipulation": "QH KH AH",
-}
 
 
 @bp.get("/check")
@@ -29,11 +23,21 @@ def check() -> str:
         try:
             verdict = check_meld(form.game.data, form.tokens())
         except EntryError as err:
-            error = err.message[:1].upper() + err.message[1:]
-    return render_template("check.html", form=form, verdict=verdict, error=error, examples=EXAMPLES)
+            error = sentence(err.problems[0].message(translator()))
+    decks = [descriptor(g) for g in games()]
+    chosen = descriptor(get_game(form.game.data)) if form.game.data in form.game_ids else decks[0]
+    return render_template(
+        "check.html",
+        form=form,
+        verdict=verdict,
+        error=error,
+        decks=decks,
+        chosen=chosen,
+        example=example_run(chosen),
+    )
 
 
 @bp.get("/sheets/blank")
 def blank() -> str:
-    """Choose the size of a blank Rummy 17 score sheet to print."""
-    return render_template("blank.html")
+    """Choose a blank score sheet to print."""
+    return render_template("blank.html", games=[descriptor(g) for g in games()])

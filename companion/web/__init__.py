@@ -1,0 +1,20 @@
+"""The web pages, as blueprints: ``pages`` (start a match, the scoreboard, the series) and
+``rounds`` (enter, correct, delete and explain one round).
+
+Views parse the request, call the store (which calls the rules core), and place an
+``EntryError``'s problems next to the fields they are about. No score is computed here, and
+no page asks which game it is: everything game-specific comes from the game's descriptor or
+from a partial under ``templates/games/<id>/``.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register_blueprints(app: Flask) -> None:
+    """The page blueprints (the app registers the API, sheets and tools itself)."""
+    from companion.web import pages, rounds
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(rounds.bp)

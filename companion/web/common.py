@@ -1,0 +1,184 @@
+"""What the page blueprints share: finding a match by its link, the links a page shows, a
+game's descriptor in the page's language, and placing entry problems next to their fields."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask import abort, url_for
+from flask_babel import get_locale, get_translations
+from flask_babel import gettext as _
+
+from companion import store
+from companion.db import get_session
+from companion.forms import RoundForm
+from companion.models import Match
+from companion.rules import Game, Problem, Translator, games, get_game
+
+FORM = "form"  # where a problem about no field in particular is shown: the top of the form
+
+
+def translator() -> Translator:
+    """The page language's catalogue, for the rules core's and the store's messages."""
+    return get_translations()
+
+
+def sentence(text: str) -> str:
+    """A message shown on its own starts with a capital."""
+    return text[:1].upper() + text[1:]
+
+
+def page_context() -> dict[str, Any]:
+    """What every page template may use: the page language and the games' names."""
+    return {
+        "html_lang": str(get_locale() or "en"),
+        "game_names": {g.id: _(g.name) for g in games()},
+    }
+
+
+# --- Matches by their links --------------------------------------------------------------
+
+
+def by_edit(edit: str) -> Match:
+    match = store.get_by_edit_token(get_session(), edit)
+    if match is None:
+        abort(404, description=_("There is no match at this link."))
+    return match
+
+
+def by_view(view: str) -> Match:
+    match = store.get_by_view_token(get_session(), view)
+    if match is None:
+        abort(404, description=_("There is no match at this link."))
+    return match
+
+
+def board_url(match: Match, editable: bool) -> str:
+    if editable:
+        return url_for("pages.scoreboard", edit=match.edit_token)
+    return url_for("pages.view", view=match.view_token)
+
+
+def round_url(match: Match, editable: bool, number: int) -> str:
+    if editable:
+        return url_for("rounds.show", edit=match.edit_token, number=number)
+    return url_for("rounds.view", view=match.view_token, number=number)
+
+
+def links(match: Match, editable: bool) -> dict[str, str]:
+    """The addresses a page shows; the read-only ones never contain the edit token."""
+    own = board_url(match, editable)
+    out = {
+        "view_url": url_for("pages.view", view=match.view_token, _external=True),
+        "board_url": own,
+        "pdf_url": own + "/sheet.pdf",
+        "json_url": url_for("api.match_json_view", view_token=match.view_token),
+    }
+    if editable:
+        out["edit_url"] = url_for("pages.scoreboard", edit=match.edit_token, _external=True)
+    return out
+
+
+def draft_key(match: Match, number: int | None) -> str:
+    """Where drafts.js keeps the unsaved entries of a round form on this device."""
+    return f"companion:{match.view_token}:{number or 'new'}"
+
+
+# --- A game in the page's language -------------------------------------------------------
+
+
+def descriptor(game: Game) -> dict[str, Any]:
+    """``game.descriptor()`` with every word of the game (names, questions, labels) translated."""
+    desc = game.descriptor()
+    desc["name"] = _(desc["name"])
+    desc["first_question"] = _(desc["first_question"])
+    for colour in desc["cards"]["colours"]:
+        colour["name"] = _(colour["name"])
+    for item in (*desc["counts"], *desc["columns"]):
+        item["label"] = _(item["label"])
+    for ending in desc["endings"]:
+        ending["question"] = _(ending["question"])
+        ending["nobody"] = _(ending["nobody"]) if ending["nobody"] else None
+    for card in desc.get("bonus_cards", {}).get("cards", []):
+        card["name"] = _(card["name"])
+        card["condition"] = _(card["condition"])
+    return desc
+
+
+def game_of(match: Match) -> Game:
+    return get_game(match.game)
+
+
+def card_text(desc: Mapping[str, Any], colour: str, value: int) -> str:
+    """A card in the game's notation, as its descriptor writes it (``R7``, ``10H``)."""
+    text = next(v["text"] for v in desc["cards"]["values"] if v["value"] == value)
+    return f"{text}{colour}" if desc["cards"]["suit_last"] else f"{colour}{text}"
+
+
+def example_cards(desc: Mapping[str, Any], *values: int) -> str:
+    """Cards of the descriptor's colours in turn, for a field's placeholder: ``B3 G12``."""
+    colours = [c["code"] for c in desc["cards"]["colours"]]
+    return " ".join(card_text(desc, colours[i % len(colours)], v) for i, v in enumerate(values))
+
+
+def example_run(desc: Mapping[str, Any]) -> str:
+    """Three cards in a row of the first colour, for a meld's placeholder."""
+    colour = desc["cards"]["colours"][0]["code"]
+    return " ".join(card_text(desc, colour, v) for v in (3, 4, 5))
+
+
+# --- Entry problems next to their fields -------------------------------------------------
+
+
+def place(problems: Iterable[Problem], form: RoundForm) -> dict[str, list[str]]:
+    """Each problem's words, by the id of the field they belong next to (``form``: the top).
+
+    A problem says where it is (player, meld, field); nothing is read from its words. Next
+    to a player's own field the words leave out who and where; at the top they say it.
+    """
+    tr = translator()
+    out: dict[str, list[str]] = {}
+    for problem in problems:
+        target, text = _target(problem, form, tr)
+        out.setdefault(target, []).append(text)
+    return out
+
+
+def _target(problem: Problem, form: RoundForm, tr: Translator) -> tuple[str, str]:
+    top = {"bonus_cards", "last_discard", *form.endings}
+    if problem.field in top and problem.field in form:
+        return form[problem.field].id, sentence(problem.reason(tr))
+    seat = _seat(form.names, problem.player)
+    if seat is not None:
+        entry = form.players[seat].form
+        if problem.meld is not None and "melds" in entry:
+            words = _("Meld %(n)s: %(reason)s", n=problem.meld, reason=problem.reason(tr))
+            return entry["melds"].id, words
+        return entry[form.holding].id, sentence(problem.reason(tr))
+    return FORM, sentence(problem.message(tr))
+
+
+def _seat(names: list[str], player: str | None) -> int | None:
+    if player is None:
+        return None
+    folded = [n.casefold() for n in names]
+    key = player.strip().casefold()
+    return folded.index(key) if key in folded else None
+
+
+def merge(*placed: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Several placements of problems in one, in order."""
+    out: dict[str, list[str]] = {}
+    for one in placed:
+        for key, texts in one.items():
+            out.setdefault(key, []).extend(texts)
+    return out
+
+
+def changed_since(match: Match, revision: int | None) -> list[str]:
+    """The history entries written after ``revision``, in words (one entry per revision)."""
+    entries = store.history(match)
+    newer = match.revision - revision if revision is not None else 1
+    tr = translator()
+    return [store.describe(e, tr) for e in entries[-newer:]] if newer > 0 else []

@@ -1,0 +1,230 @@
+"""Start a match of any game, the scoreboard (edit and read-only), and the series' length.
+
+The home page lists the games; each has its own start form (seats, who deals or starts, how
+many rounds) drawn from the game's descriptor. The scoreboard shows every round, the totals,
+who deals next and, once the series is over, offers one more round or a rematch.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from companion import store
+from companion.db import get_session
+from companion.forms import ConfirmForm, MatchForm
+from companion.models import Match
+from companion.rules import EntryError, Game, check_names, games, get_game
+from companion.web.common import (
+    by_edit,
+    by_view,
+    changed_since,
+    descriptor,
+    game_of,
+    links,
+    page_context,
+    round_url,
+    sentence,
+    translator,
+)
+
+bp = Blueprint("pages", __name__)
+bp.app_context_processor(page_context)
+
+DEVICE_COOKIE = "companion_device"
+DEVICE_MAX_AGE = 60 * 60 * 24 * 400  # about the longest a browser keeps a cookie
+
+
+def _device() -> str:
+    return request.cookies.get(DEVICE_COOKIE, "")
+
+
+def _remember_device(response: Response, device: str) -> Response:
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device,
+        max_age=DEVICE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
+# --- Choose a game, start a match ----------------------------------------------------------
+
+
+@bp.get("/")
+def index() -> str:
+    """The app's first screen: choose a game to start a match; this device's matches."""
+    device = _device()
+    matches = store.matches_for_device(get_session(), device) if device else []
+    return render_template("index.html", games=[descriptor(g) for g in games()], matches=matches)
+
+
+def _game(game_id: str) -> Game:
+    try:
+        return get_game(game_id)
+    except EntryError:
+        abort(404, description=_("There is no such game here."))
+
+
+@bp.route("/start/<game_id>", methods=["GET", "POST"])
+def start(game_id: str) -> Response | tuple[str, int]:
+    """Start a match of one game: names in seat order, who goes first, how many rounds."""
+    game = _game(game_id)
+    form = MatchForm(game=game)
+    status = 200
+    if request.method == "POST":
+        if "random" in request.form:
+            # MR-1 and any table that wants it: the server picks when there is no JavaScript.
+            seats = form.named_seats()
+            if seats:
+                form.first.data = str(secrets.choice(seats))
+            else:
+                form.form_errors.append(_("Type the names first, then pick at random."))
+        elif form.validate():
+            created = _create(game, form)
+            if created is not None:
+                return created
+            status = 422
+        else:
+            status = 422
+    page = render_template("start.html", form=form, game=descriptor(game), rules=game)
+    return page, status
+
+
+def _create(game: Game, form: MatchForm) -> Response | None:
+    names, chosen = form.seated()
+    device = _device() or secrets.token_urlsafe(24)
+    try:
+        if chosen is None:
+            # The names first (the rules core says what is wrong with them), then the tick.
+            check_names(names, players=game.seats, rule=game.seats_rule, game=game.name)
+            form.first.errors = [_("Tick the answer to “%(q)s”.", q=_(game.first_question))]
+            return None
+        match = store.create_match(
+            get_session(),
+            game=game.id,
+            players=names,
+            first_dealer=game.first_dealer(names, chosen),
+            games=form.games.data,
+            title=form.title.data or None,
+            device=device,
+        )
+    except EntryError as err:
+        _place_start_error(form, err)
+        return None
+    response = redirect(url_for(".scoreboard", edit=match.edit_token))
+    return _remember_device(response, device)
+
+
+def _place_start_error(form: MatchForm, err: EntryError) -> None:
+    tr = translator()
+    for problem in err.problems:
+        text = sentence(problem.message(tr))
+        if problem.field == "games":
+            form.games.errors = [*form.games.errors, text]
+            continue
+        if problem.field == "title":
+            form.title.errors = [*form.title.errors, text]
+            continue
+        # Last first: of two equal names, the second one is the one to change.
+        for entry in reversed(form.names):
+            name = (entry.data or "").strip().casefold()
+            if problem.player and name == problem.player.strip().casefold():
+                entry.errors = [*entry.errors, text]
+                break
+        else:
+            form.form_errors.append(text)
+
+
+# --- The scoreboard ------------------------------------------------------------------------
+
+
+@bp.get("/m/<edit>")
+def scoreboard(edit: str) -> str:
+    """The scoreboard through the edit link: scores, totals, ranks, share links, history."""
+    return _board(by_edit(edit), editable=True)
+
+
+@bp.get("/v/<view>")
+def view(view: str) -> str:
+    """The same scoreboard through the read-only link: nothing on it changes the match."""
+    return _board(by_view(view), editable=False)
+
+
+def _board(match: Match, *, editable: bool, **extra: Any) -> str:
+    result = store.result(match)
+    tr = translator()
+    game = game_of(match)
+    return render_template(
+        "match.html",
+        match=match,
+        game=descriptor(game),
+        rules=game,
+        result=result,
+        players=list(match.players),
+        ranks={s["name"]: s["rank"] for s in result["standings"]},
+        winners=[s["name"] for s in result["standings"] if s["rank"] == 1],
+        history=[{"when": h["when"], "text": store.describe(h, tr)} for h in store.history(match)],
+        editable=editable,
+        round_url=lambda n: round_url(match, editable, n),
+        clear_draft=session.pop("clear_draft", None) if editable else None,
+        confirm=ConfirmForm(revision=str(match.revision)) if editable else None,
+        **links(match, editable),
+        **extra,
+    )
+
+
+# --- The series' length: one more round, or a rematch ---------------------------------------
+
+
+@bp.post("/m/<edit>/lengthen")
+def lengthen(edit: str) -> Response | tuple[str, int]:
+    """One more round after the last (D17-7, DK-3, DO-5): the series grows by one."""
+    match = by_edit(edit)
+    form = ConfirmForm()
+    if not form.validate():
+        abort(400)
+    try:
+        store.lengthen(get_session(), match, revision=form.based_on())
+    except store.StaleRevision:
+        return _changed(match, form.based_on())
+    except EntryError as err:
+        flash(sentence(err.problems[0].message(translator())))
+        return redirect(url_for(".scoreboard", edit=edit))
+    flash(_("One more round: the match now has %(n)s rounds.", n=match.games))
+    return redirect(url_for("rounds.new", edit=edit))
+
+
+@bp.post("/m/<edit>/rematch")
+def rematch(edit: str) -> Response:
+    """A new match at the same table: same game, seats and length; the next player begins."""
+    match = by_edit(edit)
+    form = ConfirmForm()
+    if not form.validate():
+        abort(400)
+    device = _device() or secrets.token_urlsafe(24)
+    again = store.rematch(get_session(), match, device=device)
+    flash(_("Rematch started. The old match keeps its own links."))
+    response = redirect(url_for(".scoreboard", edit=again.edit_token))
+    return _remember_device(response, device)
+
+
+def _changed(match: Match, revision: int | None) -> tuple[str, int]:
+    """The scoreboard again, saying what someone else changed meanwhile; nothing was saved."""
+    return _board(match, editable=True, conflict=changed_since(match, revision)), 409

@@ -1,0 +1,242 @@
+"""One round of a match: enter it, correct it, delete it, and its breakdown.
+
+The round form is the game's (``forms.round_form_class``); the page draws it from the game's
+descriptor. A save names the revision the form was loaded at: on an older one nothing is
+saved, and the form comes back with everything typed and what someone else changed.
+``static/js/preview.js`` posts the same form for a preview or the RUMMY 17 notice and gets
+JSON back: the same checks and the same placement of problems as without JavaScript.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from companion import store
+from companion.db import get_session
+from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
+from companion.models import Match
+from companion.rules import EntryError, doubles
+from companion.web.common import (
+    FORM,
+    board_url,
+    by_edit,
+    by_view,
+    changed_since,
+    descriptor,
+    draft_key,
+    example_cards,
+    example_run,
+    game_of,
+    links,
+    merge,
+    place,
+)
+
+bp = Blueprint("rounds", __name__)
+
+
+def _round_info(match: Match, number: int) -> dict[str, Any]:
+    rounds: list[dict[str, Any]] = store.result(match)["rounds"]
+    if not 1 <= number <= len(rounds):
+        abort(404, description=_("This match has no round %(n)s.", n=number))
+    return rounds[number - 1]
+
+
+# --- The breakdown ---------------------------------------------------------------------------
+
+
+@bp.get("/m/<edit>/rounds/<int:number>")
+def show(edit: str, number: int) -> str:
+    """One round explained: every player's figures, how it ended, the rules that applied."""
+    return _breakdown(by_edit(edit), number, editable=True)
+
+
+@bp.get("/v/<view>/rounds/<int:number>")
+def view(view: str, number: int) -> str:
+    """The same breakdown through the read-only link."""
+    return _breakdown(by_view(view), number, editable=False)
+
+
+def _breakdown(match: Match, number: int, *, editable: bool) -> str:
+    info = _round_info(match, number)
+    doc = store.round_document(match, number)
+    game = game_of(match)
+    desc = descriptor(game)
+    return render_template(
+        "round.html",
+        match=match,
+        number=number,
+        info=info,
+        doc=doc,
+        game=desc,
+        score=game.score_round(doc, list(match.players)).result,
+        held={p["name"]: p.get(desc["holding"]) for p in doc["players"]},
+        editable=editable,
+        **links(match, editable),
+    )
+
+
+# --- Enter and correct rounds ----------------------------------------------------------------
+
+
+@bp.route("/m/<edit>/rounds/new", methods=["GET", "POST"])
+def new(edit: str) -> Response | tuple[str | Response, int]:
+    """Enter the next round: who deals and starts, then the round in the game's own terms."""
+    match = by_edit(edit)
+    upcoming = store.result(match).get("next")
+    if upcoming is None:
+        flash(_("The match is over: no further round can be entered."))
+        return redirect(url_for("pages.scoreboard", edit=edit))
+    return _round_form(match, upcoming["number"], upcoming, editing=False)
+
+
+@bp.route("/m/<edit>/rounds/<int:number>/edit", methods=["GET", "POST"])
+def edit(edit: str, number: int) -> Response | tuple[str | Response, int]:
+    """Correct an earlier round: the same form, filled in with what was entered."""
+    match = by_edit(edit)
+    return _round_form(match, number, _round_info(match, number), editing=True)
+
+
+def _wants_json() -> bool:
+    """preview.js asks for JSON; a browser without JavaScript gets the page."""
+    return request.accept_mimetypes.best == "application/json"
+
+
+def _round_form(
+    match: Match, number: int, info: dict[str, Any], *, editing: bool
+) -> Response | tuple[str | Response, int]:
+    game = game_of(match)
+    desc = descriptor(game)
+    names = list(match.players)
+    form = round_form_class(game.id)(names=names)
+    placed: dict[str, list[str]] = {}
+    conflict: list[str] | None = None
+    preview: dict[str, Any] | None = None
+    status = 200
+    if request.method == "GET":
+        if editing:
+            form.fill(store.round_document(match, number))
+        form.revision.data = str(match.revision)
+    elif "notice" in request.form:
+        return jsonify(doubles=_doubles(form)), 200
+    elif "draw" in request.form and "bonus_cards" in desc:
+        # R17-3: the dealer lays some bonus cards face up (the no-JavaScript way of form.js).
+        ids = [c["id"] for c in desc["bonus_cards"]["cards"]]
+        form["bonus_cards"].data = random.sample(ids, desc["bonus_cards"]["draw"])
+    else:
+        form.validate()
+        placed = merge(form.fields_with_errors(), _both(form))
+        if not placed:
+            doc = form.round_document()
+            try:
+                if "preview" in request.form:
+                    preview = game.score_round(doc, names).result
+                elif editing:
+                    store.update_round(get_session(), match, number, doc, revision=form.based_on())
+                else:
+                    store.add_round(get_session(), match, doc, revision=form.based_on())
+            except store.StaleRevision:
+                conflict = changed_since(match, form.based_on())
+                form.revision.data = str(match.revision)  # seen now: saving again goes through
+            except EntryError as err:
+                placed = place(err.problems, form)
+            else:
+                if preview is None:
+                    flash(_("Round %(n)s saved.", n=number))
+                    session["clear_draft"] = draft_key(match, number if editing else None)
+                    return redirect(url_for("pages.scoreboard", edit=match.edit_token))
+        if placed:
+            status = 422
+        elif conflict is not None:
+            status = 409
+    if _wants_json():
+        if placed:
+            return jsonify(errors=placed), 422
+        fragment = render_template("_preview.html", preview=preview, game=desc)
+        return jsonify(preview=fragment, doubles=_doubles(form)), 200
+    page = render_template(
+        "round_form.html",
+        match=match,
+        form=form,
+        game=desc,
+        number=number,
+        info=info,
+        editing=editing,
+        preview=preview,
+        placed=placed,
+        conflict=conflict,
+        nobody=NOBODY,
+        doubled=_doubles(form),
+        draft=draft_key(match, number if editing else None),
+        restore=request.method == "GET",
+        board_url=board_url(match, True),
+        holding_example=example_cards(desc, 3, 12),
+        meld_example=example_run(desc),
+    )
+    return page, status
+
+
+def _both(form: RoundForm) -> dict[str, list[str]]:
+    """Cards and counts for one player: the form cannot tell which one is meant."""
+    message = _("Give the cards or the count, not both.")
+    return {form.players[i].form[form.holding].id: [message] for i in form.both_given()}
+
+
+def _doubles(form: RoundForm) -> bool:
+    """R17-15a, asked of the rules core while the form is filled in (games with a last card)."""
+    if not form.descriptor.get("last_card"):
+        return False
+    went_out = form["went_out"].data
+    named = went_out not in (None, "", NOBODY)
+    return doubles(went_out if named else None, form["last_discard"].data)
+
+
+# --- Delete ----------------------------------------------------------------------------------
+
+
+@bp.route("/m/<edit>/rounds/<int:number>/delete", methods=["GET", "POST"])
+def delete(edit: str, number: int) -> Response | tuple[str, int]:
+    """Ask first (GET), then delete the round (POST); later rounds move up one number."""
+    match = by_edit(edit)
+    info = _round_info(match, number)
+    form = ConfirmForm()
+    conflict = None
+    status = 200
+    if request.method == "GET":
+        form.revision.data = str(match.revision)
+    elif form.validate():
+        try:
+            store.delete_round(get_session(), match, number, revision=form.based_on())
+        except store.StaleRevision:
+            conflict = changed_since(match, form.based_on())
+            form.revision.data = str(match.revision)
+            status = 409
+        else:
+            flash(_("Round %(n)s deleted.", n=number))
+            return redirect(url_for("pages.scoreboard", edit=edit))
+    page = render_template(
+        "delete.html",
+        match=match,
+        number=number,
+        form=form,
+        info=info,
+        players=match.players,
+        conflict=conflict,
+        top=FORM,
+    )
+    return page, status

@@ -1,0 +1,114 @@
+// Companion round form: what every other script of the form shares, the bonus cards, the
+// ending, and problems shown next to their fields. The form works without JavaScript; these
+// scripts only write into its plain fields. No rule of any game lives here: the game's
+// descriptor (data-game) says what to draw, and the server says what is wrong.
+"use strict";
+(function () {
+  var form = document.getElementById("round-form");
+  if (!form) return;
+  function $(sel, root) { return (root || document).querySelector(sel); }
+  function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  var C = window.Companion = {
+    form: form,
+    game: JSON.parse(form.getAttribute("data-game")),
+    T: JSON.parse(form.getAttribute("data-i18n")),
+    nobody: form.getAttribute("data-nobody"),
+    $: $, $$: $$, el: el,
+    fill: function (text, n) { return text.replace("{n}", n); },
+    fire: function (input) { input.dispatchEvent(new Event("input", { bubbles: true })); },
+    cards: function (text) { return text.trim().split(/[\s,;]+/).filter(Boolean); }
+  };
+  $$("[data-js]").forEach(function (e) { e.classList.remove("hidden"); });
+
+  // --- Bonus cards: as many as the game's descriptor says are drawn (R17-3) ---------------
+  var boxes = $$("#bonus input[type=checkbox]");
+  var draw = C.game.bonus_cards ? C.game.bonus_cards.draw : 0;
+  C.countBonus = function () {
+    var n = boxes.filter(function (b) { return b.checked; }).length;
+    var out = $("#bonus-count");
+    if (out) {
+      out.textContent = C.fill(C.T.count, n);
+      out.classList.toggle("ok", n === draw);
+    }
+    return n;
+  };
+  boxes.forEach(function (box) {
+    box.addEventListener("change", function () {
+      if (box.checked && C.countBonus() > draw) box.checked = false;
+      C.countBonus();
+    });
+  });
+  var drawButton = $("#draw");
+  if (drawButton) {
+    drawButton.addEventListener("click", function (event) {
+      event.preventDefault();
+      var order = boxes.map(function (b) { return [Math.random(), b]; });
+      order.sort(function (a, b) { return a[0] - b[0]; });
+      order.forEach(function (pair, i) { pair[1].checked = i < draw; });
+      C.countBonus();
+      form.dispatchEvent(new Event("change"));
+    });
+  }
+  C.countBonus();
+
+  // --- The ending: a field marked data-unless="went_out" hides when nobody went out --------
+  C.ending = function () {
+    $$("[data-unless]", form).forEach(function (field) {
+      var chosen = $("input[name='" + field.getAttribute("data-unless") + "']:checked", form);
+      field.classList.toggle("hidden", !!chosen && chosen.value === C.nobody);
+    });
+  };
+  form.addEventListener("change", C.ending);
+  C.ending();
+  form.addEventListener("companion:restored", function () { C.countBonus(); C.ending(); });
+
+  // --- Problems next to their fields, placed by the server (web.common.place) ---------------
+  function live(id) { return $("ul[data-live='" + id + "']", form) || $("ul[data-live=form]", form); }
+  C.clearErrors = function () {
+    $$("ul[data-live]", form).forEach(function (ul) { ul.textContent = ""; });
+    $$("ul.errors:not([data-live])", form).forEach(function (ul) { ul.remove(); });
+    $$(".invalid", form).forEach(function (f) { f.classList.remove("invalid"); });
+    $("#form-errors").classList.add("hidden");
+  };
+  C.say = function (id, message) {
+    var ul = live(id);
+    ul.appendChild(el("li", null, message));
+    var field = ul.closest(".field, fieldset");
+    if (field) field.classList.add("invalid");
+    if (ul.getAttribute("data-live") === "form") $("#form-errors").classList.remove("hidden");
+  };
+  C.showErrors = function (placed) {
+    Object.keys(placed).forEach(function (id) {
+      placed[id].forEach(function (message) { C.say(id, message); });
+    });
+    var first = $(".invalid, #form-errors:not(.hidden)", form);
+    if (first) first.scrollIntoView({ behavior: "smooth", block: "center" });
+  };
+  // A field typed into again loses its old error mark.
+  form.addEventListener("input", function (event) {
+    var field = event.target.closest(".field");
+    if (!field) return;
+    field.classList.remove("invalid");
+    $$("ul.errors:not([data-live])", field).forEach(function (ul) { ul.remove(); });
+  });
+
+  // --- Asking the server: the same form, answered as JSON -----------------------------------
+  C.ask = function (extra) {
+    var body = new FormData(form);
+    Object.keys(extra).forEach(function (k) { body.set(k, extra[k]); });
+    return fetch(form.getAttribute("action") || location.href, {
+      method: "POST",
+      headers: { Accept: "application/json" },
+      body: body,
+      credentials: "same-origin"
+    }).then(function (r) {
+      return r.json().then(function (data) { return { status: r.status, data: data }; });
+    });
+  };
+})();

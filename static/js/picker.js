@@ -1,0 +1,150 @@
+// Companion round form: the card picker. Taps of a colour (or suit) and values write cards in
+// the game's notation into a plain field: a run is a colour, the first and the last value; a
+// set is a value and its colours; cards are a colour and values, as many as needed. The
+// colours, values and how a card is written come from the game's descriptor; whether a meld
+// or a card is allowed is for the server to say.
+"use strict";
+(function () {
+  var C = window.Companion;
+  if (!C) return;
+  var $ = C.$, $$ = C.$$, T = C.T;
+  var deck = C.game.cards;
+  var dialog = $("#picker");
+  var COLOURS = deck.colours.map(function (c) { return c.code; });
+  var TEXT = {};
+  deck.values.forEach(function (v) { TEXT[v.value] = v.text; });
+
+  // How the game writes a card and a joker (its notation, not a rule).
+  function card(colour, value) {
+    return deck.suit_last ? TEXT[value] + colour : colour + TEXT[value];
+  }
+  function joker(colour) { return "*" + (deck.coloured_jokers && colour ? colour : ""); }
+
+  var state, target, kind;
+  function reset(mode) {
+    state = { mode: mode, colour: null, first: null, last: null, value: null,
+      colours: [], joker: null, arm: false, cards: [] };
+  }
+  function range() {
+    var s = state;
+    return [Math.min(s.first, s.last || s.first), Math.max(s.first, s.last || s.first)];
+  }
+  function built() {
+    var s = state, out = [];
+    if (s.mode === "run" && s.colour && s.first) {
+      var r = range();
+      for (var v = r[0]; v <= r[1]; v++) out.push((s.joker === v ? "*" : "") + card(s.colour, v));
+    } else if (s.mode === "set" && s.value) {
+      COLOURS.forEach(function (c) {
+        if (s.colours.indexOf(c) >= 0) out.push(card(c, s.value));
+        if (s.joker === c) out.push(joker(c));
+      });
+      if (s.joker === "*") out.push(joker(null));
+    } else if (s.mode === "cards") out = s.cards.slice();
+    return out;
+  }
+  function render() {
+    var s = state;
+    $$("#picker-tabs button").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-mode") === s.mode));
+    });
+    var tabs = $("#picker-tabs");
+    if (tabs) tabs.classList.toggle("hidden", kind !== "melds");
+    $("#picker-help").textContent = T[kind === "melds" ? s.mode : kind === "last" ? "last" : "cards"];
+    $$("#picker [data-c]").forEach(function (b) {
+      var c = b.getAttribute("data-c");
+      var on = s.mode === "set" ? s.colours.indexOf(c) >= 0 || s.joker === c : s.colour === c;
+      b.setAttribute("aria-pressed", String(on));
+      b.classList.toggle("jk", s.mode === "set" && s.joker === c);
+    });
+    var r = range();
+    $$("#picker [data-v]").forEach(function (b) {
+      var v = +b.getAttribute("data-v");
+      var on = s.mode === "run" ? v === s.first || v === s.last : s.mode === "set" && v === s.value;
+      b.setAttribute("aria-pressed", String(on));
+      b.classList.toggle("in", s.mode === "run" && s.first !== null && v > r[0] && v < r[1]);
+      b.classList.toggle("jk", s.mode === "run" && v === s.joker);
+    });
+    var jokerButton = $("#picker [data-joker]");
+    jokerButton.setAttribute("aria-pressed", String(s.arm || s.joker === "*"));
+    $("#picked").textContent = built().join(" ");
+  }
+  function open(button) {
+    target = document.getElementById(button.getAttribute("data-target"));
+    var pick = button.getAttribute("data-pick");
+    kind = pick === "hand" || pick === "last" ? pick : "melds";
+    reset(kind === "melds" ? pick : "cards");
+    render();
+    dialog.showModal();
+  }
+  $$("[data-pick]").forEach(function (b) { b.addEventListener("click", function () { open(b); }); });
+  $$("#picker-tabs button").forEach(function (b) {
+    b.addEventListener("click", function () { reset(b.getAttribute("data-mode")); render(); });
+  });
+  $$("#picker [data-c]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var c = b.getAttribute("data-c"), s = state;
+      if (s.mode === "set") {
+        if (s.arm) {
+          s.joker = s.joker === c ? null : c;
+          s.arm = false;
+          s.colours = s.colours.filter(function (x) { return x !== c; });
+        } else if (s.colours.indexOf(c) >= 0) s.colours = s.colours.filter(function (x) { return x !== c; });
+        else { s.colours.push(c); if (s.joker === c) s.joker = null; }
+      } else s.colour = c;
+      render();
+    });
+  });
+  $$("#picker [data-v]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var v = +b.getAttribute("data-v"), s = state;
+      if (s.mode === "run") {
+        var r = range();
+        if (s.arm && s.first && v >= r[0] && v <= r[1]) { s.joker = v; s.arm = false; }
+        else if (!s.first || s.last) { s.first = v; s.last = null; s.joker = null; }
+        else s.last = v;
+      } else if (s.mode === "set") s.value = v;
+      else if (s.colour) {
+        if (kind === "last") s.cards = [card(s.colour, v)];
+        else s.cards.push(card(s.colour, v));
+      }
+      render();
+    });
+  });
+  $("#picker [data-joker]").addEventListener("click", function () {
+    var s = state;
+    if (s.mode === "cards") {
+      // A joker of its own colour where the game has coloured jokers, else the one joker.
+      if (deck.coloured_jokers && !s.colour) return;
+      if (kind === "last") s.cards = [joker(s.colour)];
+      else s.cards.push(joker(s.colour));
+    } else if (s.mode === "set" && !deck.coloured_jokers) s.joker = s.joker === "*" ? null : "*";
+    else s.arm = !s.arm;
+    render();
+  });
+  dialog.addEventListener("click", function (event) {
+    var act = event.target.getAttribute && event.target.getAttribute("data-act");
+    if (!act) return;
+    var s = state;
+    if (act === "undo") {
+      if (s.mode === "cards") s.cards.pop();
+      else if (s.joker !== null) s.joker = null;
+      else reset(s.mode);
+      return render();
+    }
+    if (act === "done") {
+      var picked = built();
+      if (!picked.length) return;
+      if (kind === "melds") {
+        var text = target.value.replace(/\s+$/, "");
+        target.value = (text ? text + "\n" : "") + picked.join(" ");
+      } else if (kind === "hand") {
+        target.value = (target.value.trim() + " " + picked.join(" ")).trim();
+      } else target.value = picked[0];
+      C.fire(target);
+      if (kind === "melds" && C.checkMelds) C.checkMelds(target);
+      C.form.dispatchEvent(new Event("companion:picked"));
+    }
+    dialog.close();
+  });
+})();

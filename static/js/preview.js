@@ -1,0 +1,100 @@
+// Companion round form: the preview, the RUMMY 17 notice and the meld check, all asked of the
+// server. The preview posts the form itself and gets back the page's own preview, or the
+// problems placed by field; the notice is the rules core's answer for the last card (R17-15a).
+"use strict";
+(function () {
+  var C = window.Companion;
+  if (!C) return;
+  var form = C.form, $ = C.$, $$ = C.$$, el = C.el, T = C.T;
+
+  // --- Preview: the rules core's score before saving ---------------------------------------
+  $("#preview-button").addEventListener("click", function (event) {
+    event.preventDefault();
+    C.clearErrors();
+    var out = $("#preview");
+    out.classList.add("hidden");
+    C.ask({ preview: "1" }).then(function (answer) {
+      if (answer.status === 200) {
+        out.innerHTML = answer.data.preview; // rendered and escaped by the server's template
+        out.classList.remove("hidden");
+        notice(answer.data.doubles);
+        out.scrollIntoView({ behavior: "smooth", block: "start" });
+      } else if (answer.data && answer.data.errors) {
+        C.showErrors(answer.data.errors);
+      } else {
+        C.say("form", T.offline);
+      }
+    }).catch(function () { C.say("form", T.offline); });
+  });
+
+  // --- The RUMMY 17 notice, for a game with a last card: asked while it is typed -----------
+  var last = $("#last_discard");
+  function notice(on) {
+    var box = $("#r17");
+    if (box) box.classList.toggle("hidden", !on);
+  }
+  if (last) {
+    var timer = null;
+    var askNotice = function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        C.ask({ notice: "1" }).then(function (answer) {
+          if (answer.status === 200) notice(answer.data.doubles);
+        }).catch(function () {});
+      }, 150);
+    };
+    last.addEventListener("input", askNotice);
+    $$("input[name=went_out]").forEach(function (r) { r.addEventListener("change", askNotice); });
+    form.addEventListener("companion:restored", askNotice);
+    form.addEventListener("companion:picked", askNotice);
+  }
+
+  // --- Is each meld legal, and is a joker's stand-in clear? (/api/v1/check, D17-6) ---------
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+      credentials: "omit"
+    }).then(function (r) {
+      return r.json().then(function (data) { return { status: r.status, data: data }; });
+    });
+  }
+  C.checkMelds = function (area) {
+    var box = $("[data-readings='" + area.id + "']");
+    var list = $("ul[data-live='" + area.id + "']");
+    var lines = area.value.split("\n");
+    box.textContent = "";
+    box.classList.add("hidden");
+    list.textContent = "";
+    lines.forEach(function (line, i) {
+      if (!line.trim()) return;
+      var n = lines.slice(0, i + 1).filter(function (l) { return l.trim(); }).length;
+      var label = C.fill(T.meld, n) + ": ";
+      post(form.getAttribute("data-check-url"), { game: C.game.id, cards: C.cards(line) })
+        .then(function (answer) {
+          var v = answer.data;
+          if (answer.status !== 200) return C.say(area.id, label + v.error.message);
+          if (!v.valid) return C.say(area.id, label + v.reason + " (" + v.rule + ")");
+          if (!v.readings) return;
+          box.appendChild(el("p", null, C.fill(T.which, n)));
+          v.readings.forEach(function (reading) {
+            var b = el("button", null, reading.cards.join(" "));
+            b.type = "button";
+            b.addEventListener("click", function () {
+              var now = area.value.split("\n");
+              now[i] = reading.cards.join(" ");
+              area.value = now.join("\n");
+              C.fire(area);
+              C.checkMelds(area);
+            });
+            box.appendChild(b);
+          });
+          box.classList.remove("hidden");
+        }).catch(function () {});
+    });
+  };
+  $$("textarea[data-melds]").forEach(function (area) {
+    area.addEventListener("change", function () { C.checkMelds(area); });
+  });
+})();
