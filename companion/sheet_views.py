@@ -6,18 +6,32 @@ import io
 import re
 import unicodedata
 from datetime import datetime
+from typing import Any
 
 from flask import Blueprint, Response, abort, request, send_file, url_for
+from flask_babel import get_translations
 from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
 from companion import store
 from companion.db import get_session
 from companion.models import Match
-from companion.rules import EntryError
-from companion.sheets import MAX_BLANK_GAMES, PAPERS, blank_sheet, match_sheet
+from companion.rules import EntryError, Translator, games, get_game
+from companion.sheets import (
+    MAX_BLANK_GAMES,
+    PAPERS,
+    blank_sheet,
+    default_players,
+    match_sheet,
+)
 
 bp = Blueprint("sheets", __name__)
+
+
+def _translator() -> Translator:
+    """The request's language (Flask-Babel's catalogue: gettext and ngettext)."""
+    translations: Translator = get_translations()
+    return translations
 
 
 def _paper() -> str:
@@ -49,20 +63,28 @@ def _view_url(match: Match) -> str:
         return request.url_root.rstrip("/") + f"/v/{match.view_token}"
 
 
+def _history(match: Match, tr: Translator) -> list[dict[str, Any]]:
+    """The match's corrections in the request's language, oldest first."""
+    return [{"when": e["when"], "what": store.describe(e, tr)} for e in store.history(match)]
+
+
 def _sheet(match: Match | None) -> Response:
     if match is None:
         abort(404)
     paper = _paper()
+    tr = _translator()
     created = match.created if isinstance(match.created, datetime) else None
     pdf = match_sheet(
         store.as_document(match),
+        result=store.result(match),  # with the dealers as played, kept by the store
         paper=paper,
         title=match.title,
         created=created,
-        history=store.history(match),
+        history=_history(match, tr),
         readonly_url=_view_url(match),
+        tr=tr,
     )
-    stem = _slug(match.title or "") or "rummy17"
+    stem = _slug(match.title or "") or match.game
     day = created.strftime("%Y-%m-%d") if created else "match"
     return _pdf(pdf, f"{stem}-{day}-sheet.pdf")
 
@@ -96,21 +118,40 @@ def _whole(name: str, low: int, high: int, default: int | None) -> int | None:
     return int(raw)
 
 
+def _game_id() -> str:
+    raw = request.args.get("game", "").strip() or games()[0].id
+    try:
+        return get_game(raw).id
+    except EntryError:
+        abort(
+            400,
+            description=_("game must be one of %(games)s.", games=", ".join(g.id for g in games())),
+        )
+
+
 @bp.get("/sheets/blank.pdf")
 def blank() -> Response:
-    """A blank Rummy 17 sheet: ``?players=2..6&games=1..24&paper=a4|letter&names=A,B``."""
+    """A blank sheet of any game.
+
+    ``?game=<id>`` (default the first game, Rummy 17), ``players`` (the game's seats),
+    ``games`` (rounds, 1–24; default one per player, or 8 rows for a game played to a
+    target), ``names=A,B,…`` (optional, seat order) and ``paper=a4|letter``.
+    """
+    game = get_game(_game_id())
     paper = _paper()
-    count = _whole("players", 2, 6, None)
-    games = _whole("games", 1, MAX_BLANK_GAMES, None)
+    low, high = game.seats
+    count = _whole("players", low, high, None)
+    rounds = _whole("games", 1, MAX_BLANK_GAMES, None)
     raw_names = request.args.get("names", "").strip()
-    players: int | list[str] = count if count is not None else 4
+    players: int | list[str] = count if count is not None else default_players(game.id)
     if raw_names:
         players = [n.strip() for n in raw_names.split(",")]
         if count is not None and count != len(players):
             abort(400, description=_("players and names do not agree."))
+    tr = _translator()
     try:
-        pdf = blank_sheet(players, games, paper=paper)
+        pdf = blank_sheet(players, rounds, paper=paper, game=game.id, tr=tr)
     except EntryError as err:
-        abort(400, description=err.message)
+        abort(400, description=err.first.message(tr))
     size = len(players) if isinstance(players, list) else players
-    return _pdf(pdf, f"rummy17-blank-{size}-players.pdf")
+    return _pdf(pdf, f"{game.id}-blank-{size}-players.pdf")

@@ -21,7 +21,7 @@ def test_blank_sheet_is_one_page_of_the_right_size(players: int, paper: str, siz
 def test_one_game_row_per_player_by_default_then_as_asked() -> None:
     # D17-7: a match defaults to one game per player.
     got = text(blank_sheet(3))
-    assert "Game" in got and "3 Dealer" in got and "4 Dealer" not in got
+    assert "Round" in got and "3 Dealer" in got and "4 Dealer" not in got
     got = text(blank_sheet(3, 5))
     assert "5 Dealer" in got and "6 Dealer" not in got
     assert got.count("Bonus card 5") == 5

@@ -11,8 +11,8 @@ import segno
 from pdfcheck import A4, LETTER, font_sizes, page_sizes, reader, same_size, text
 from sheet_samples import NAMES, sample_match
 
-from companion.rules import BONUS_CARDS, EntryError, match_document, score_document
-from companion.sheets import HOUSE_RULES, match_sheet, match_sheet_from_document, short_labels
+from companion.rules import BONUS_CARDS, EntryError, get_game, match_document, score_document
+from companion.sheets import match_sheet, match_sheet_from_document, short_labels
 
 URL = "https://companion.example/v/Qx7kP2mZ9aLr4TbW"
 HISTORY = [
@@ -138,10 +138,11 @@ def test_dealer_of_each_game_is_printed() -> None:
 
 def test_header_house_rules_history_and_link(big_a4: bytes) -> None:
     got = text(big_a4)
-    assert "2024-05-01" in got and "12 of 12 games" in got and "finished" in got
-    for rule, _ in HOUSE_RULES:
-        assert rule in got
-    assert [r for r, _ in HOUSE_RULES] == [f"D17-{n}" for n in range(2, 9)]
+    assert "2024-05-01" in got and "12 of 12 rounds" in got and "finished" in got
+    decisions = get_game("rummy17").decisions
+    assert [d.rule for d in decisions] == [f"D17-{n}" for n in range(2, 9)]
+    for decision in decisions:
+        assert f"{decision.rule} {decision.text}" in got
     for item in HISTORY:
         assert item["what"] in got
     assert URL in got
@@ -167,7 +168,7 @@ def test_three_player_match_in_progress_is_one_page_with_full_names() -> None:
     pdf = match_sheet(doc, readonly_url=URL, history=HISTORY[:2])
     got = text(pdf)
     assert len(reader(pdf).pages) == 1
-    assert "in progress" in got and "4 of 6 games" in got and "Standings after game 4" in got
+    assert "in progress" in got and "4 of 6 rounds" in got and "Standings after round 4" in got
     assert "Most runs: Zsófi Őri, Márk Űrös, Jörg Weiß" in got
 
 
@@ -182,7 +183,7 @@ def test_short_labels_are_unique_prefixes() -> None:
     [
         ([], "a match must be a JSON object"),
         ({"game": "rummy17", "players": ["A"]}, "2 to 6 players"),
-        ({"game": "rummy17", "players": ["A", "B"], "rounds": [{"players": []}]}, "game 1: "),
+        ({"game": "rummy17", "players": ["A", "B"], "rounds": [{"players": []}]}, "round 1: "),
     ],
 )
 def test_bad_documents_raise_the_rules_cores_entry_error(doc: object, message: str) -> None:

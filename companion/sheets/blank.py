@@ -1,0 +1,87 @@
+"""Blank score sheets for paper play, for every game: its seats, its columns, its reference."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.rules import ENGLISH, EntryError, Translator, get_game
+from companion.rules.seating import NAME_LIMIT
+
+from .render import check_paper, game_macros, render_pdf
+
+MAX_BLANK_GAMES = 24
+#: Rows on a blank sheet of a game played to a target score (Manipulation, MR-16).
+TARGET_ROWS = 8
+#: Beyond this many boxes across, the column heads are abbreviated (with a key).
+FULL_HEADS = 16
+
+
+def default_players(game_id: str) -> int:
+    """Seats on a blank sheet when nobody says: four, or the game's most when that is fewer."""
+    return min(4, get_game(game_id).seats[1])
+
+
+def blank_view(
+    players: int | Sequence[str],
+    games: int | None = None,
+    *,
+    game: str = "rummy17",
+    tr: Translator = ENGLISH,
+) -> dict[str, Any]:
+    """What a blank sheet of ``game`` shows: seats, round rows and the reference panel."""
+    kind = get_game(game)
+    if isinstance(players, int):
+        count, names = players, [""] * players
+    else:
+        names = [str(n).strip() for n in players]
+        count = len(names)
+    low, high = kind.seats
+    if not low <= count <= high:
+        raise EntryError(
+            "sheet-seats",
+            field="players",
+            rule=kind.seats_rule,
+            game_name=kind.name,
+            low=low,
+            high=high,
+            count=count,
+        )
+    rounds = games if games is not None else kind.default_length(count) or TARGET_ROWS
+    whole = isinstance(rounds, int) and not isinstance(rounds, bool)
+    if not whole or not 1 <= rounds <= MAX_BLANK_GAMES:
+        raise EntryError("sheet-rounds", field="games", high=MAX_BLANK_GAMES)
+    for name in names:
+        if len(name) > NAME_LIMIT:
+            raise EntryError("sheet-name-too-long", field="names", name=name[:20], limit=NAME_LIMIT)
+    heads = [{"label": c.label, "short": tr.gettext(c.label)[:1]} for c in kind.columns]
+    return {
+        "game_id": kind.id,
+        "game_name": kind.name,
+        "parts": game_macros(kind),
+        "descriptor": kind.descriptor(),
+        "seat_word": kind.first_seat,
+        "first_question": kind.first_question,
+        "endings": kind.endings,
+        "columns": heads,
+        "decisions": [(d.rule, d.text) for d in kind.decisions],
+        "abbreviate": count * (len(heads) + 1) > FULL_HEADS,
+        "names": names,
+        "count": count,
+        "games": list(range(1, rounds + 1)),
+        "planned": kind.default_length(count) is not None,
+    }
+
+
+def blank_sheet(
+    players: int | Sequence[str],
+    games: int | None = None,
+    paper: str = "a4",
+    *,
+    game: str = "rummy17",
+    tr: Translator = ENGLISH,
+) -> bytes:
+    """A blank score sheet of ``game`` for its number of players (names optional) as PDF."""
+    paper = check_paper(paper)
+    view = blank_view(players, games, game=game, tr=tr)
+    return render_pdf("sheets/blank.html", paper, tr, **view)

@@ -1,0 +1,103 @@
+"""What both sheets share: templates, paper, number formats and drawing HTML as a PDF."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from companion.rules import EntryError, Game, Translator
+from companion.rules.messages import N_, register
+
+register(
+    {
+        "sheet-paper": N_("paper must be a4 or letter, not {paper!r}"),
+        "sheet-seats": N_("{game_name} is for {low} to {high} players, not {count} ({rule})"),
+        "sheet-rounds": N_("rounds must be a whole number from 1 to {high}"),
+        "sheet-name-too-long": N_("the name {name}… is longer than {limit} characters"),
+    }
+)
+
+PAPERS = {"a4": "A4", "letter": "Letter"}
+
+
+def template_dirs() -> list[Path]:
+    """templates/ when installed (companion/templates) and in a checkout (repository top)."""
+    package = Path(__file__).resolve().parent.parent
+    return [p for p in (package / "templates", package.parent / "templates") if p.is_dir()]
+
+
+def _css_string(value: object) -> Markup:
+    """A value as the inside of a CSS string (the page footer): no quote or backslash leaks."""
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return Markup(text.replace("<", "\\3c "))
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The sheets' Jinja environment (autoescaped HTML, templates/ on the path)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(p) for p in template_dirs()]),
+        autoescape=jinja2.select_autoescape(("html",)),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["css_string"] = _css_string
+    return env
+
+
+def game_macros(game: Game) -> str:
+    """The game's own sheet parts (templates/sheets/games/<id>/), else the shared ones."""
+    names = [f"sheets/games/{game.id}/parts.html", "sheets/games/default/parts.html"]
+    return environment().select_template(names).name or names[-1]
+
+
+def check_paper(paper: str) -> str:
+    """``a4`` or ``letter`` (any case); ``EntryError`` for anything else."""
+    key = (paper or "a4").strip().lower()
+    if key not in PAPERS:
+        raise EntryError("sheet-paper", field="paper", paper=paper)
+    return key
+
+
+def short_labels(names: Sequence[str]) -> dict[str, str]:
+    """Each name's shortest prefix no other name shares (case-insensitive), e.g. A, Bé, Bo."""
+    folded = [n.casefold() for n in names]
+    out: dict[str, str] = {}
+    for name, fold in zip(names, folded, strict=True):
+        for k in range(1, len(name) + 1):
+            if not any(o != fold and o.startswith(fold[:k]) for o in folded):
+                out[name] = name[:k]
+                break
+        else:  # the name is a prefix of another one: only the whole name will do
+            out[name] = name
+    return out
+
+
+def signed(n: int) -> str:
+    """A score as written on a sheet: ``+7``, ``−5`` (a real minus sign), ``0``."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def number(n: int) -> str:
+    """A figure or total: ``12``, ``−5``."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> bytes:
+    """Fill ``template`` in the table's language and draw it on ``paper`` as PDF bytes."""
+    from weasyprint import HTML  # imported late: `companion score` should not pay for it
+
+    html = (
+        environment()
+        .get_template(template)
+        .render(paper=PAPERS[check_paper(paper)], _=tr.gettext, ngettext=tr.ngettext, **context)
+    )
+    dirs = template_dirs()
+    base = dirs[0] if dirs else Path.cwd()
+    data: bytes = HTML(string=html, base_url=str(base)).write_pdf()
+    return data
