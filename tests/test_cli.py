@@ -76,3 +76,30 @@ def test_a_missing_file_and_a_usage_error_exit_2():
     assert code == 2 and "cannot read" in out["error"]["message"]
     code, out = run("frobnicate")
     assert code == 2 and "error" in out
+
+
+def test_every_problem_of_a_round_comes_back_at_once_with_codes(tmp_path):
+    doc = load("rummy17-round.json")
+    doc["players"][1]["melds"][1] = ["Y5", "Y6", "*Y7", "G8"]
+    doc["players"][2]["hand"] = ["B5", "*B"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = run("score", str(path))
+    assert code == 2
+    err = out["error"]
+    assert [p["code"] for p in err["problems"]] == ["meld-mixed", "joker-in-hand"]
+    assert err["problems"][1]["message"].startswith("Lili's hand: *B is a joker")
+    assert (err["problems"][1]["player"], err["problems"][1]["field"]) == ("Lili", "hand")
+
+
+def test_check_verdicts_carry_the_reason_as_a_code():
+    code, out = run("check", "--game", "rummikub", "K12", "K13", "K1")
+    assert code == 1
+    assert (out["reason"], out["code"], out["params"]) == (
+        "1 cannot follow 13 in a run",
+        "run-wraps",
+        {"rule": "RK-5"},
+    )
+    _, out = run("score", str(DATA / "rummy17-round.json"))
+    runs = next(a for a in out["awards"] if a["card"] == "most-runs")
+    assert runs["reason_code"] == "award-won" and runs["reason_params"]["winners"] == ["Márk"]

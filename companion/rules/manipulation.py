@@ -194,23 +194,25 @@ class Manipulation(Game):
             at_lowest.remove(knocked)  # MR-13, DM-3: a knocker loses a tie
         winners = tuple(at_lowest)
         lines = []
+        scores: dict[str, int] = {}
         for h in hands:
             base = undercut = bonus = 0
             if h.name in winners:
                 base = sum(o.value - h.value for o in hands)  # MR-11: co-winners differ by 0
                 undercut = UNDERCUT if knocked is not None and h.name != knocked else 0  # DM-5
                 bonus = WENT_OUT_BONUS if h.name == went_out else 0  # DM-4
+            scores[h.name] = base + undercut + bonus
             lines.append(
                 {
                     "name": h.name,
                     "hand_value": h.value,
-                    "score": base + undercut + bonus,
+                    "score": scores[h.name],
                     "undercut": undercut,
                     "went_out_bonus": bonus,
                 }
             )
         result = {"game": self.id, "winners": list(winners), "players": lines}
-        return RoundOutcome(result, {line["name"]: line["score"] for line in lines}, winners)
+        return RoundOutcome(result, scores, winners)
 
     def end_bonus(
         self, totals: Mapping[str, int], outcomes: Sequence[RoundOutcome]

@@ -234,13 +234,13 @@ def award(card_id: str, table: Table) -> Award:
     best = max(figures.values()) if card.best == "most" else min(figures.values())
     if card.best == "most" and best <= 0:
         # D17-4: "most", "longest" and "highest" need a figure above zero.
-        params = {"nobody": card.nobody, "bonus_name": card.name}
+        params: dict[str, Any] = {"nobody": card.nobody, "bonus_name": card.name}
         return Award(card.id, (), points, figures, card.rule, "award-nobody", params, "D17-4")
     winners = tuple(n for n, f in figures.items() if f == best)
     others = {n: f for n, f in figures.items() if n not in winners}
-    params = {"winners": list(winners), "phrase": card.phrase, "best": best}
-    if others:
-        params["others"] = others
+    params = {"winners": list(winners), "phrase": card.phrase, "best": best, "others": others}
+    if not others:
+        del params["others"]
     if len(winners) == 1:
         code = "award-won" if others else "award-won-alone"
     else:
@@ -260,7 +260,7 @@ def _joker_decision(card: BonusCard, table: Table) -> str | None:
 
 def _went_out(card: BonusCard, table: Table, figures: dict[str, int], points: int) -> Award:
     if table.went_out is None:
-        params = {"bonus_name": card.name}
+        params: dict[str, Any] = {"bonus_name": card.name}
         return Award(card.id, (), points, figures, card.rule, "award-pile-out", params, "D17-5")
     last = table.last_discard.text if table.last_discard else "?"
     params = {"winners": [table.went_out], "last": last}

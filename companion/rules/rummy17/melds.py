@@ -91,15 +91,7 @@ class Meld:
     @property
     def faces(self) -> tuple[Card, ...]:
         """The cards the meld shows, each joker replaced by its stand-in (D17-3)."""
-        out = []
-        for c in self.cards:
-            if isinstance(c, Joker):
-                if c.stands_for is None:
-                    raise ValueError("an ambiguous joker has no face")
-                out.append(c.stands_for)
-            else:
-                out.append(c)
-        return tuple(out)
+        return tuple(_face(c) for c in self.cards)
 
     @property
     def value(self) -> int:
@@ -112,15 +104,21 @@ class Meld:
 
     def ordered(self) -> Meld:
         """The same meld laid out as on the table: runs by value, sets by colour."""
-        if self.kind == RUN:
-            key = lambda c: c.stands_for.value if isinstance(c, Joker) else c.value  # noqa: E731
-            try:
-                cards = tuple(sorted(self.cards, key=key))
-            except AttributeError:  # an ambiguous joker: keep it last
-                cards = tuple(sorted(self.cards, key=card_sort_key))
-        else:
+        placed = all(not isinstance(c, Joker) or c.stands_for is not None for c in self.cards)
+        if self.kind == RUN and placed:
+            cards = tuple(sorted(self.cards, key=lambda c: _face(c).value))
+        else:  # a set by colour; an ambiguous joker has no place yet: last
             cards = tuple(sorted(self.cards, key=card_sort_key))
         return Meld(cards, self.kind, self.readings)
+
+
+def _face(token: Token) -> Card:
+    """The card a token shows: itself, or the card its joker stands for (D17-3)."""
+    if isinstance(token, Joker):
+        if token.stands_for is None:
+            raise ValueError("an ambiguous joker has no face")
+        return token.stands_for
+    return token
 
 
 def _name(colour: str) -> str:
