@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -32,13 +33,13 @@ def with_search_path(url: str, schema: str) -> str:
     return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
 
 
-@pytest.fixture(scope="module")
-def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """A fresh PostgreSQL schema for this test module, dropped afterwards."""
+@contextmanager
+def postgres_schema(name: str) -> Iterator[str]:
+    """A new PostgreSQL schema named after ``name``, as a URL; dropped afterwards."""
     base = os.environ.get(POSTGRES_ENV)
     if not base:
         unavailable(f"PostgreSQL not configured (set {POSTGRES_ENV})")
-    schema = f"t_{request.module.__name__.rsplit('.', 1)[-1]}_{secrets.token_hex(4)}".lower()
+    schema = f"t_{name}_{secrets.token_hex(4)}".lower()[:63]
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
@@ -50,12 +51,29 @@ def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
         admin.dispose()
 
 
+@pytest.fixture(scope="module")
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh PostgreSQL schema for this test module, dropped afterwards."""
+    with postgres_schema(request.module.__name__.rsplit(".", 1)[-1]) as url:
+        yield url
+
+
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The database under test: a temporary SQLite file, or this module's PostgreSQL schema."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'companion.sqlite3'}"
     return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture(params=DATABASES)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of its own for one test (migrations): SQLite file or new schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    with postgres_schema(request.node.originalname) as url:
+        yield url
 
 
 def make_app(tmp_path: Path, database_url: str, **config: object) -> Flask:
