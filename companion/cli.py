@@ -1,17 +1,63 @@
-"""The ``companion`` command (contract: "Commands"). Exit 0 done, 1 illegal meld, 2 bad input."""
+"""The ``companion`` command (contract: "Commands"). Exit 0 done, 1 illegal meld, 2 bad input.
+
+Every command takes ``--lang LANG`` before or after its name (default ``COMPANION_LANG``,
+else English); it changes the words of messages, never ids, keys or numbers.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.rules import EntryError, check_meld, match_document, score_document
+from companion.rules import (
+    ENGLISH,
+    EntryError,
+    Translator,
+    check_meld,
+    games,
+    match_document,
+    score_document,
+)
+from companion.rules.messages import N_, register
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+
+#: The languages of the contract's ``--lang`` (English until the catalogues come).
+LANGUAGES = ("en", "hu", "de", "bg")
+DEFAULT_LANGUAGE = "en"
+LANG_ENV = "COMPANION_LANG"
+
+register(
+    {
+        "cli-usage": N_("{message} (see companion --help)"),
+        "cli-language": N_(
+            "{variable}={value!r} is not a language the companion speaks; the languages are "
+            "{languages}"
+        ),
+        "cli-cannot-read": N_("cannot read {path}: {reason}"),
+        "cli-not-utf8": N_("{path} is not a UTF-8 text file"),
+        "cli-not-json": N_("{path} is not valid JSON: {reason} at line {line}, column {column}"),
+        "cli-input-not-json": N_(
+            "the input is not valid JSON: {reason} at line {line}, column {column}"
+        ),
+        "cli-cannot-write": N_("cannot write {path}: {reason}"),
+        "cli-players-names": N_("--players {players} but --names gives {count} names"),
+    }
+)
+
+
+def translator(lang: str) -> Translator:
+    """The catalogue for ``lang`` (one of ``LANGUAGES``); English words for every one so far."""
+    if lang not in LANGUAGES:
+        raise EntryError(
+            "cli-language", variable="--lang", value=lang, languages=", ".join(LANGUAGES)
+        )
+    return ENGLISH  # the next issue loads companion/translations/<lang> here
 
 
 def _emit(payload: dict[str, Any]) -> None:
@@ -23,15 +69,15 @@ def read_document(source: str) -> object:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as err:
-        raise EntryError(f"cannot read {source}: {err.strerror or err}") from None
+        raise EntryError("cli-cannot-read", path=source, reason=err.strerror or str(err)) from None
     except UnicodeDecodeError:
-        raise EntryError(f"{source} is not a UTF-8 text file") from None
+        raise EntryError("cli-not-utf8", path=source) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
+        code = "cli-input-not-json" if source == "-" else "cli-not-json"
         raise EntryError(
-            f"{'the input' if source == '-' else source} is not valid JSON: {err.msg} "
-            f"at line {err.lineno}, column {err.colno}"
+            code, path=source, reason=err.msg, line=err.lineno, column=err.colno
         ) from None
 
 
@@ -53,27 +99,30 @@ def _write(path: str, data: bytes) -> None:
     try:
         Path(path).write_bytes(data)
     except OSError as err:
-        raise EntryError(f"cannot write {path}: {err.strerror or err}") from None
+        raise EntryError("cli-cannot-write", path=path, reason=err.strerror or str(err)) from None
 
 
 def _pdf(args: argparse.Namespace) -> int:
     from companion.sheets import match_sheet_from_document
 
-    pdf = match_sheet_from_document(read_document(args.file), paper=args.paper)
-    _write(args.output, pdf)
+    doc = read_document(args.file)
+    _write(args.output, match_sheet_from_document(doc, paper=args.paper, tr=args.tr))
     return EXIT_OK
 
 
 def _blank(args: argparse.Namespace) -> int:
-    from companion.sheets import blank_sheet
+    from companion.sheets import blank_sheet, default_players
 
-    players: int | list[str] = args.players if args.players is not None else 4
+    players: int | list[str] = (
+        args.players if args.players is not None else default_players(args.game)
+    )
     if args.names is not None:
         names = [n.strip() for n in args.names.split(",")]
         if args.players is not None and args.players != len(names):
-            raise EntryError(f"--players {args.players} but --names gives {len(names)} names")
+            raise EntryError("cli-players-names", players=args.players, count=len(names))
         players = names
-    _write(args.output, blank_sheet(players, args.games, paper=args.paper))
+    pdf = blank_sheet(players, args.games, paper=args.paper, game=args.game, tr=args.tr)
+    _write(args.output, pdf)
     return EXIT_OK
 
 
@@ -88,49 +137,91 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors are bad input too: the error object on stdout, exit 2, no traceback."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        _emit(EntryError(f"{message} (see companion --help)").to_json())
+        _emit(EntryError("cli-usage", message=message).to_json())
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+def _lang(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=default,
+        help=f"language of messages: {', '.join(LANGUAGES)} (default ${LANG_ENV}, else en)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: every command of the contract that this build has."""
+    ids = [g.id for g in games()]
     parser = _Parser(prog="companion", description=__doc__)
+    _lang(parser, None)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p = sub.add_parser("score", help="score one round: a round document → result JSON")
+
+    def command(name: str, text: str, run: Callable[[argparse.Namespace], int]) -> Any:
+        p = sub.add_parser(name, help=text)
+        _lang(p, argparse.SUPPRESS)  # after the name it overrides the one before
+        p.set_defaults(run=run)
+        return p
+
+    p = command("score", "score one round: a round document → result JSON", _score)
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
-    p.set_defaults(run=_document_command(score_document))
-    p = sub.add_parser("match", help="score a whole match: a match document → result JSON")
+    p = command("match", "score a whole match: a match document → result JSON", _match)
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
-    p.set_defaults(run=_document_command(match_document))
-    p = sub.add_parser("check", help="is this a legal meld? exit 0 legal, 1 illegal")
-    p.add_argument("--game", default="rummy17")
+    p = command("check", "is this a legal meld? exit 0 legal, 1 illegal", _check)
+    p.add_argument("--game", choices=ids, default=ids[0])
     p.add_argument("cards", nargs="+", metavar="CARD")
-    p.set_defaults(run=_check)
-    p = sub.add_parser("pdf", help="a match document → its filled score sheet as PDF")
-    p.add_argument("file", nargs="?", default="-")
+    p = command("pdf", "a match document of any game → its filled score sheet as PDF", _pdf)
+    p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
-    p.set_defaults(run=_pdf)
-    p = sub.add_parser("blank", help="a blank Rummy 17 score sheet for paper play, as PDF")
-    p.add_argument("--players", type=int, metavar="N", help="2 to 6 players (default 4)")
+    p = command("blank", "a blank score sheet of a game for paper play, as PDF", _blank)
+    p.add_argument("--game", choices=ids, default=ids[0], help=f"one of {', '.join(ids)}")
+    p.add_argument("--players", type=int, metavar="N", help="players (default 4, or fewer)")
     p.add_argument("--names", metavar="A,B,…", help="the players' names, comma-separated")
-    p.add_argument("--games", type=int, metavar="M", help="games (default one per player)")
+    p.add_argument(
+        "--games",
+        "--rounds",
+        dest="games",
+        type=int,
+        metavar="M",
+        help="rounds (default one per player; 8 rows for a game played to 150)",
+    )
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
-    p.set_defaults(run=_blank)
-    p = sub.add_parser("serve", help="run the web app (SQLite in the instance folder)")
+    p = command("serve", "run the web app (SQLite in the instance folder)", _serve)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
-    p.set_defaults(run=_serve)
     return parser
+
+
+_score = _document_command(score_document)
+_match = _document_command(match_document)
+
+
+def _language(args: argparse.Namespace) -> str:
+    """``--lang``, else ``$COMPANION_LANG``, else English; a bad environment value is refused."""
+    if args.lang is not None:
+        return str(args.lang)
+    value = os.environ.get(LANG_ENV, "").strip().lower()
+    if not value:
+        return DEFAULT_LANGUAGE
+    if value not in LANGUAGES:
+        raise EntryError(
+            "cli-language", variable=LANG_ENV, value=value, languages=", ".join(LANGUAGES)
+        )
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command and return its exit code."""
     args = build_parser().parse_args(argv)
+    tr: Translator = ENGLISH
     try:
-        return args.run(args)
+        tr = args.tr = translator(_language(args))
+        code: int = args.run(args)
+        return code
     except EntryError as err:
-        _emit(err.to_json())
+        _emit(err.to_json(tr))
         return EXIT_BAD_INPUT
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.rules import ENGLISH, EntryError, Translator, get_game
+from companion.rules import ENGLISH, EntryError, Game, Translator, get_game
+from companion.rules import games as all_games
 from companion.rules.seating import NAME_LIMIT
 
 from .render import check_paper, game_macros, render_pdf
@@ -17,20 +18,25 @@ TARGET_ROWS = 8
 FULL_HEADS = 16
 
 
-def default_players(game_id: str) -> int:
+def default_players(game_id: str | None = None) -> int:
     """Seats on a blank sheet when nobody says: four, or the game's most when that is fewer."""
-    return min(4, get_game(game_id).seats[1])
+    return min(4, _game(game_id).seats[1])
+
+
+def _game(game_id: str | None) -> Game:
+    """The game asked for; the first game (Rummy 17) when none is named."""
+    return get_game(game_id) if game_id is not None else all_games()[0]
 
 
 def blank_view(
     players: int | Sequence[str],
     games: int | None = None,
     *,
-    game: str = "rummy17",
+    game: str | None = None,
     tr: Translator = ENGLISH,
 ) -> dict[str, Any]:
-    """What a blank sheet of ``game`` shows: seats, round rows and the reference panel."""
-    kind = get_game(game)
+    """What a blank sheet of ``game`` (default the first game) shows: seats, rows, reference."""
+    kind = _game(game)
     if isinstance(players, int):
         count, names = players, [""] * players
     else:
@@ -78,7 +84,7 @@ def blank_sheet(
     games: int | None = None,
     paper: str = "a4",
     *,
-    game: str = "rummy17",
+    game: str | None = None,
     tr: Translator = ENGLISH,
 ) -> bytes:
     """A blank score sheet of ``game`` for its number of players (names optional) as PDF."""
