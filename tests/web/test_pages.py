@@ -1,10 +1,12 @@
-"""The pages through the test client: every route, CSRF, wrong links, inline errors, read-only."""
+"""The pages through the test client: every route for every game, CSRF, wrong links, inline
+errors placed by their fields, revisions, the series' length, read-only."""
 
 from __future__ import annotations
 
 import copy
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,20 +16,44 @@ from support import load
 
 from companion import store
 from companion.db import get_session
-from companion.rules import match_document
+from companion.rules import games, get_game, match_document, score_document
 
-NAMES = ["Zsófi", "Márk", "Lili"]  # the players of tests/data/rummy17-round.json
+NAMES = ["Zsófi", "Márk", "Lili"]  # the players of tests/data/*-round.json
+ROOT = Path(__file__).resolve().parents[2]
+GAME_IDS = [g.id for g in games()]
+
+# One valid round of each game for NAMES, entered as a table would (cards and counts).
+ROUNDS: dict[str, dict[str, Any]] = {
+    "rummy17": load("rummy17-round.json"),
+    "rummikub": load("rummikub-round.json"),
+    "rummy-o": {
+        "game": "rummy-o",
+        "went_out": None,  # the pool ran out: Zsófi and Márk tie for lowest (DO-4)
+        "players": [
+            {"name": "Zsófi", "rack": ["R1", "K2"]},
+            {"name": "Márk", "rack": {"points": 12}},
+            {"name": "Lili", "rack": ["G13", "*"]},
+        ],
+    },
+    "manipulation": load("manipulation-round.json"),  # Zsófi undercuts Márk (MR-12)
+}
 
 
-def start(client: FlaskClient, names: list[str], dealer: int = 0, games: str = "") -> str:
-    """Start a match through the home page; the edit token."""
+def start(
+    client: FlaskClient,
+    names: list[str],
+    first: int = 0,
+    games: str = "",
+    game: str = "rummy17",
+) -> str:
+    """Start a match through its game's start page; the edit token."""
     data = {f"names-{i}": n for i, n in enumerate(names)}
-    data.update(first_dealer=str(dealer), games=games, title="")
-    answer = client.post("/", data=data)
+    data.update(first=str(first), games=games, title="")
+    answer = client.post(f"/start/{game}", data=data)
     assert answer.status_code == 302, answer.get_data(as_text=True)
-    match = re.fullmatch(r"/m/([\w-]+)", answer.headers["Location"])
-    assert match, answer.headers["Location"]
-    return match.group(1)
+    found = re.fullmatch(r"/m/([\w-]+)", answer.headers["Location"])
+    assert found, answer.headers["Location"]
+    return found.group(1)
 
 
 def view_token(client: FlaskClient, edit: str) -> str:
@@ -36,21 +62,31 @@ def view_token(client: FlaskClient, edit: str) -> str:
     return re.search(r'id="view-link"[^>]*value="[^"]*/v/([\w-]+)"', page).group(1)
 
 
+def revision(client: FlaskClient, path: str) -> str:
+    """The revision a form was loaded at (its hidden field)."""
+    page = client.get(path).get_data(as_text=True)
+    return re.search(r'name="revision" type="hidden" value="(\d+)"', page).group(1)
+
+
 def form_data(doc: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """What a player types into the game form for this round document."""
-    data: dict[str, Any] = {
-        "bonus_cards": list(doc["bonus_cards"]),
-        "went_out": doc.get("went_out") or "-",
-        "last_discard": doc.get("last_discard") or "",
-        "save": "1",
-    }
+    """What a player types into the round form for this round document (any game)."""
+    desc = get_game(doc["game"]).descriptor()
+    data: dict[str, Any] = {"save": "1"}
+    if "bonus_cards" in desc:
+        data["bonus_cards"] = list(doc["bonus_cards"])
+    for ending in desc["endings"]:
+        if ending["key"] in doc:
+            data[ending["key"]] = doc[ending["key"]] or "-"
+    if desc.get("last_card"):
+        data["last_discard"] = doc.get("last_discard") or ""
     for i, player in enumerate(doc["players"]):
-        data[f"players-{i}-melds"] = "\n".join(" ".join(m) for m in player["melds"])
-        hand = player.get("hand", [])
-        if isinstance(hand, dict):
-            data[f"players-{i}-low"], data[f"players-{i}-high"] = hand["low"], hand["high"]
+        if desc["melds"]:
+            data[f"players-{i}-melds"] = "\n".join(" ".join(m) for m in player["melds"])
+        held = player[desc["holding"]]
+        if isinstance(held, dict):
+            data.update({f"players-{i}-{k}": v for k, v in held.items()})
         else:
-            data[f"players-{i}-hand"] = " ".join(hand)
+            data[f"players-{i}-{desc['holding']}"] = " ".join(held)
     data.update(extra)
     return data
 
@@ -61,42 +97,105 @@ def totals_shown(page: str) -> list[int]:
     return [int(c.replace("−", "-")) for c in cells]
 
 
+def near(page: str, marker: str, end: str = "</fieldset>") -> str:
+    """The part of a page from ``marker`` to the next ``end``, unescaped."""
+    return html.unescape(page.split(marker, 1)[1].split(end, 1)[0])
+
+
+def stored_rounds(app: Flask, edit: str) -> list[dict[str, Any]]:
+    with app.app_context():
+        match = store.get_by_edit_token(get_session(), edit)
+        return [r.document for r in match.rounds]
+
+
 @pytest.fixture
 def round_doc() -> dict[str, Any]:
-    return load("rummy17-round.json")
+    return copy.deepcopy(ROUNDS["rummy17"])
 
 
 @pytest.fixture
 def edit(client: FlaskClient) -> str:
-    return start(client, NAMES, dealer=1)
+    return start(client, NAMES, first=1)
 
 
 @pytest.fixture
 def played(client: FlaskClient, edit: str, round_doc: dict[str, Any]) -> str:
-    """A match with one game saved."""
-    answer = client.post(f"/m/{edit}/games/new", data=form_data(round_doc))
+    """A Rummy 17 match with one round saved."""
+    answer = client.post(f"/m/{edit}/rounds/new", data=form_data(round_doc))
     assert answer.status_code == 302
     return edit
 
 
-def test_home_is_the_app(client: FlaskClient) -> None:
+# --- Choose a game, start a match ----------------------------------------------------------
+
+
+def test_home_offers_every_game_first(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
-    assert '<form method="post"' in page and 'name="names-5"' in page
+    for game in games():
+        assert f'href="/start/{game.id}"' in page and game.name in page
     assert "No matches yet" in page
+    assert "<form" not in page  # choosing the game is a link: it works without JavaScript
 
 
-def test_start_a_match_with_accents_and_cyrillic(client: FlaskClient, app: Flask) -> None:
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_start_page_asks_the_rulebook_question_for_its_seats(
+    client: FlaskClient, game: str
+) -> None:
+    kind = get_game(game)
+    page = html.unescape(client.get(f"/start/{game}").get_data(as_text=True))
+    low, high = kind.seats
+    assert page.count('type="text" name="names-') == high  # R17-1, RK-1, RO-1, MR-1
+    assert f"{low} to {high} players ({kind.seats_rule})" in page
+    assert kind.first_question in page and kind.first_seat_rule in page
+    assert 'name="random"' in page  # MR-1: a first dealer chosen at random
+    assert ('name="games"' in page) == (kind.default_length(high) is not None)
+
+
+def test_an_unknown_game_has_no_start_page(client: FlaskClient) -> None:
+    assert client.get("/start/chess").status_code == 404
+
+
+def test_start_a_match_with_accents_and_cyrillic(client: FlaskClient) -> None:
     names = ["Zsófi", "Дмитрий", "Ørjan"]
-    edit = start(client, names, dealer=2)
+    edit = start(client, names, first=2)
     cookie = client.get_cookie("companion_device")
     assert cookie is not None and cookie.http_only and cookie.same_site == "Lax"
     page = client.get(f"/m/{edit}").get_data(as_text=True)
     for name in names:
         assert name in page
-    # D17-7: no number given, one game per player; Ørjan deals first, Zsófi starts (R17-6).
-    assert "Game 1 of 3: Ørjan deals, Zsófi starts." in page
+    # D17-7: no number given, one round per player; Ørjan deals first, Zsófi starts (R17-6).
+    assert "Round 1 of 3: Ørjan deals, Zsófi starts." in page
     home = client.get("/").get_data(as_text=True)
-    assert f"/m/{edit}" in home and "Дмитрий" in home
+    assert f"/m/{edit}" in home and "Дмитрий" in home and "Rummy 17" in home
+
+
+def test_who_starts_is_asked_where_the_rulebook_asks_it(client: FlaskClient) -> None:
+    # RK-2 the table chooses who starts; RO-3 whoever drew the highest tile starts.
+    for game in ("rummikub", "rummy-o"):
+        edit = start(client, NAMES, first=1, game=game)
+        page = client.get(f"/m/{edit}").get_data(as_text=True)
+        assert "Round 1 of 3: Zsófi deals, Márk starts." in page, game
+
+
+def test_manipulation_runs_to_150_and_has_no_number_of_rounds(client: FlaskClient) -> None:
+    edit = start(client, NAMES, first=2, game="manipulation")
+    page = html.unescape(client.get(f"/m/{edit}").get_data(as_text=True))
+    assert "Round 1: Lili deals, Zsófi starts." in page
+    assert "reaches 150 (MR-16)" in page
+    data = {f"names-{i}": n for i, n in enumerate(NAMES)} | {"first": "0", "games": "4"}
+    answer = client.post("/start/manipulation", data=data)
+    assert answer.status_code == 422  # MR-16: the rules core refuses a number of rounds
+    assert "150" in html.unescape(answer.get_data(as_text=True))
+
+
+def test_pick_at_random_without_javascript(client: FlaskClient) -> None:
+    data = {f"names-{i}": "" for i in range(5)} | {"names-0": "Anna", "names-2": "Cili"}
+    data["random"] = "1"
+    for _ in range(5):
+        page = client.post("/start/manipulation", data=data).get_data(as_text=True)
+        ticked = re.findall(r'name="first" value="(\d)"\s+checked', page)
+        assert ticked in (["0"], ["2"])  # one of the named seats, never an empty one
+        assert 'value="Anna"' in page and 'value="Cili"' in page
 
 
 def test_matches_of_another_device_are_not_listed(app: Flask, edit: str) -> None:
@@ -105,19 +204,21 @@ def test_matches_of_another_device_are_not_listed(app: Flask, edit: str) -> None
 
 
 @pytest.mark.parametrize(
-    ("names", "dealer", "message"),
+    ("game", "names", "first", "message"),
     [
-        (["Anna"], 0, "2 to 6 players"),
-        (["Anna", "Béla"], 3, "Tick who deals first"),
-        (["Anna", "anna"], 0, "used twice"),
+        ("rummy17", ["Anna"], 0, "2 to 6 players"),
+        ("rummikub", ["Anna"], 0, "2 to 4 players"),
+        ("rummy17", ["Anna", "Béla"], 3, "Tick the answer to “Who deals first?”"),
+        ("rummy-o", ["Anna", "Béla"], 3, "Tick the answer to “Who drew the highest tile?”"),
+        ("rummy17", ["Anna", "anna"], 0, "used twice"),
     ],
 )
 def test_start_errors_keep_the_names(
-    client: FlaskClient, names: list[str], dealer: int, message: str
+    client: FlaskClient, game: str, names: list[str], first: int, message: str
 ) -> None:
-    data = {f"names-{i}": n for i, n in enumerate(names)} | {"first_dealer": str(dealer)}
-    answer = client.post("/", data=data)
-    page = answer.get_data(as_text=True)
+    data = {f"names-{i}": n for i, n in enumerate(names)} | {"first": str(first)}
+    answer = client.post(f"/start/{game}", data=data)
+    page = html.unescape(answer.get_data(as_text=True))
     assert answer.status_code == 422
     assert message in page
     for name in names:
@@ -125,43 +226,85 @@ def test_start_errors_keep_the_names(
 
 
 def test_a_name_used_twice_is_marked_at_the_second(client: FlaskClient) -> None:
-    data = {"names-0": "Anna", "names-1": "Béla", "names-2": "ANNA", "first_dealer": "0"}
-    page = client.post("/", data=data).get_data(as_text=True)
+    data = {"names-0": "Anna", "names-1": "Béla", "names-2": "ANNA", "first": "0"}
+    page = client.post("/start/rummy17", data=data).get_data(as_text=True)
     assert 'id="names-2-error"' in page and 'id="names-0-error"' not in page
-    assert "The name ANNA is used twice" in page
+    assert "ANNA" in page.split('id="names-2-error"')[1].split("</ul>")[0]
 
 
-def test_number_of_games_can_be_set(client: FlaskClient) -> None:
-    edit = start(client, NAMES, games="5")
-    assert "Game 1 of 5" in client.get(f"/m/{edit}").get_data(as_text=True)
+def test_number_of_rounds_can_be_set(client: FlaskClient) -> None:
+    edit = start(client, NAMES, games="5", game="rummikub")
+    assert "Round 1 of 5" in client.get(f"/m/{edit}").get_data(as_text=True)
 
 
-def test_new_game_says_who_deals_and_starts(client: FlaskClient, edit: str) -> None:
-    page = client.get(f"/m/{edit}/games/new").get_data(as_text=True)
+# --- Entering rounds ---------------------------------------------------------------------------
+
+
+def test_new_round_says_who_deals_and_starts(client: FlaskClient, edit: str) -> None:
+    page = client.get(f"/m/{edit}/rounds/new").get_data(as_text=True)
     assert "Márk deals, Lili starts" in page  # R17-2, R17-6
     assert page.count('type="checkbox" name="bonus_cards"') == 12
     assert 'data-draft="companion:' in page and 'data-restore="1"' in page
+    assert 'name="revision" type="hidden" value="1"' in page
 
 
-def test_save_game_and_scoreboard_matches_the_rules_core(
-    client: FlaskClient, app: Flask, played: str, round_doc: dict[str, Any]
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_round_form_is_drawn_from_the_games_descriptor(client: FlaskClient, game: str) -> None:
+    desc = get_game(game).descriptor()
+    edit = start(client, NAMES, game=game)
+    page = html.unescape(client.get(f"/m/{edit}/rounds/new").get_data(as_text=True))
+    for ending in desc["endings"]:
+        assert ending["question"] in page
+        assert page.count(f'name="{ending["key"]}" value=') == len(NAMES) + 1
+    for count in desc["counts"]:
+        assert count["label"] in page and f'name="players-2-{count["key"]}"' in page
+    assert f'name="players-2-{desc["holding"]}"' in page
+    assert ('name="players-0-melds"' in page) == desc["melds"]
+    assert ('name="last_discard"' in page) == bool(desc.get("last_card"))
+    picker = page.split('id="picker"')[1]
+    assert picker.count("data-c=") == len(desc["cards"]["colours"])
+    assert picker.count("data-v=") == len(desc["cards"]["values"])
+    for value in desc["cards"]["values"]:
+        assert f">{value['text']}</button>" in picker
+    assert "data-game='" in page  # the descriptor the picker reads
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_round_of_every_game_is_saved_and_scored_by_the_rules_core(
+    client: FlaskClient, app: Flask, game: str
 ) -> None:
-    page = client.get(f"/m/{played}").get_data(as_text=True)
+    doc = copy.deepcopy(ROUNDS[game])
+    edit = start(client, NAMES, first=1, game=game)
+    answer = client.post(f"/m/{edit}/rounds/new", data=form_data(doc))
+    assert answer.status_code == 302, html.unescape(answer.get_data(as_text=True))
+    page = client.get(f"/m/{edit}").get_data(as_text=True)
+    first = get_game(game).first_dealer(NAMES, "Márk")  # Márk deals, or starts (RK-2, RO-3)
     expected = match_document(
-        {"game": "rummy17", "players": NAMES, "first_dealer": "Márk", "rounds": [round_doc]}
+        {"game": game, "players": NAMES, "first_dealer": first, "rounds": [doc]}
     )
     assert totals_shown(page) == [expected["totals"][n] for n in NAMES]
-    assert "Game 2 of 3: Lili deals, Zsófi starts." in page
-    assert "Game 1 added" in page  # the history
-    assert 'data-clear-draft="companion:' in page  # the saved game's draft goes
+    assert "Round 1 added" in page  # the history, rendered by store.describe
+    assert 'data-clear-draft="companion:' in page  # the saved round's draft goes
+    nxt = expected["next"]
+    assert f"{nxt['dealer']} deals, {nxt['starts']} starts." in page
+    assert stored_rounds(app, edit) == [form_doc(doc)]
 
 
-def test_rummy17_game_is_marked_doubled(client: FlaskClient) -> None:
+def form_doc(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document the form builds for ``doc``: every field the game's form has."""
+    desc = get_game(doc["game"]).descriptor()
+    out = copy.deepcopy(doc)
+    if desc.get("last_card") and "last_discard" not in out:
+        out["last_discard"] = None
+    return out
+
+
+def test_rummy17_round_is_marked_doubled(client: FlaskClient) -> None:
     doc = load("rummy17-doubled.json")
     edit = start(client, [p["name"] for p in doc["players"]])
-    client.post(f"/m/{edit}/games/new", data=form_data(doc))
+    client.post(f"/m/{edit}/rounds/new", data=form_data(doc))
     assert "×2" in client.get(f"/m/{edit}").get_data(as_text=True)
-    breakdown = client.get(f"/m/{edit}/games/1").get_data(as_text=True)
+    breakdown = client.get(f"/m/{edit}/rounds/1").get_data(as_text=True)
     assert "RUMMY 17" in breakdown and "R17-15a" in breakdown
 
 
@@ -170,57 +313,108 @@ def test_a_17_shows_the_rummy17_notice_before_saving(
 ) -> None:
     data = form_data(round_doc, last_discard="Y17", preview="1")
     del data["save"]
-    page = client.post(f"/m/{edit}/games/new", data=data).get_data(as_text=True)
+    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
     assert re.search(r'<p class="notice" id="r17">', page)
+    # preview.js asks the same question of the server while the card is typed (R17-15a).
+    ask = {"went_out": "Zsófi", "last_discard": "y17", "notice": "1"}
+    json_headers = {"Accept": "application/json"}
+    answer = client.post(f"/m/{edit}/rounds/new", data=ask, headers=json_headers)
+    assert answer.get_json() == {"doubles": True}
+    ask |= {"went_out": "-"}  # R17-15b: nobody went out, nothing doubles
+    answer = client.post(f"/m/{edit}/rounds/new", data=ask, headers=json_headers)
+    assert answer.get_json() == {"doubles": False}
 
 
 def test_inline_error_next_to_the_meld_keeps_everything_typed(
     client: FlaskClient, app: Flask, edit: str, round_doc: dict[str, Any]
 ) -> None:
     data = form_data(round_doc, **{"players-1-melds": "K2 K3 K4\nY5 Y7 Y9"})
-    answer = client.post(f"/m/{edit}/games/new", data=data)
+    answer = client.post(f"/m/{edit}/rounds/new", data=data)
     page = answer.get_data(as_text=True)
     assert answer.status_code == 422
-    marks = page.split('data-name="Márk"')[1].split("</fieldset>")[0]
+    marks = near(page, 'data-name="Márk"')
     assert "Meld 2:" in marks  # next to Márk's melds, in plain words
+    assert "Márk, meld 2" not in marks  # the player and meld are not said twice
     assert "K2 K3 K4\nY5 Y7 Y9</textarea>" in page
     assert "G7 G8 G9 G10\nR16 B16 Y16</textarea>" in page  # another player's entry kept
     assert 'value="R1 G13"' in page
     for card in round_doc["bonus_cards"]:
         assert re.search(rf'value="{card}" data-name="[^"]*"\s+checked', page)
-    with app.app_context():
-        assert store.get_by_edit_token(get_session(), edit).rounds == []
+    assert stored_rounds(app, edit) == []
+
+
+def test_every_problem_is_shown_at_once_each_at_its_field(
+    client: FlaskClient, edit: str, round_doc: dict[str, Any]
+) -> None:
+    data = form_data(
+        round_doc,
+        **{"players-1-melds": "K2 K3 K4\nY5 Y7 Y9", "players-2-hand": "B5 B6 *K"},
+    )
+    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    assert "Meld 2:" in near(page, 'data-name="Márk"')
+    lili = near(page, 'data-name="Lili"')
+    assert "*K" in lili.split("Cards left in hand")[1]  # the joker, next to Lili's hand
 
 
 def test_inline_error_next_to_the_hand_and_the_last_card(
     client: FlaskClient, edit: str, round_doc: dict[str, Any]
 ) -> None:
     data = form_data(round_doc, **{"players-2-hand": "B5 B6 *K"})
-    page = client.post(f"/m/{edit}/games/new", data=data).get_data(as_text=True)
-    lili = page.split('data-name="Lili"')[1].split("</fieldset>")[0]
-    assert "joker never stays in a hand" in lili.split("Cards left in hand")[1]
+    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    lili = near(page, 'data-name="Lili"')
+    assert "joker" in lili.split("Cards left in hand")[1]
+    assert 'id="players-2-hand-error"' in page
 
     data = form_data(round_doc, last_discard="G8")  # G8 lies in Zsófi's meld (D17-8)
-    page = client.post(f"/m/{edit}/games/new", data=data).get_data(as_text=True)
-    ending = page.split('id="ending"')[1]
-    assert "G8 also lies in" in html.unescape(ending)
+    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    assert 'id="last_discard-error"' in page
+    assert "G8" in near(page, 'id="last_discard-error"', "</ul>")
+
+
+@pytest.mark.parametrize(
+    ("game", "change", "field", "words"),
+    [
+        # DK-4: only the winner's rack is empty; Márk's is, though Lili went out.
+        ("rummikub", {"players-1-rack": ""}, "players-1-rack", "Lili went out"),
+        # A tile that is no tile, named next to that rack.
+        ("rummikub", {"players-0-rack": "K1 X9"}, "players-0-rack", "X9"),
+        # DM-6: a knock needs a hand worth 5 or less; shown at who knocked.
+        ("manipulation", {"players-1-hand": "KD"}, "knocked", "5 or less"),
+        ("rummy-o", {"players-2-rack": "G13 G14"}, "players-2-rack", "G14"),
+    ],
+)
+def test_problems_of_other_games_are_placed_by_their_fields(
+    client: FlaskClient, game: str, change: dict[str, str], field: str, words: str
+) -> None:
+    edit = start(client, NAMES, game=game)
+    data = form_data(copy.deepcopy(ROUNDS[game]), **change)
+    answer = client.post(f"/m/{edit}/rounds/new", data=data)
+    assert answer.status_code == 422
+    page = answer.get_data(as_text=True)
+    assert words in near(page, f'id="{field}-error"', "</ul>")
+    # preview.js gets the same placement as JSON, without a page.
+    data["preview"] = "1"
+    del data["save"]
+    answer = client.post(f"/m/{edit}/rounds/new", data=data, headers={"Accept": "application/json"})
+    assert answer.status_code == 422
+    assert any(words in w for w in answer.get_json()["errors"][field])
 
 
 def test_both_cards_and_counts_for_a_hand_is_refused(
     client: FlaskClient, edit: str, round_doc: dict[str, Any]
 ) -> None:
     data = form_data(round_doc, **{"players-1-low": "2"})
-    answer = client.post(f"/m/{edit}/games/new", data=data)
+    answer = client.post(f"/m/{edit}/rounds/new", data=data)
     assert answer.status_code == 422
-    assert "not both" in answer.get_data(as_text=True)
+    assert "not both" in near(answer.get_data(as_text=True), 'data-name="Márk"')
 
 
 def test_four_bonus_cards_are_refused(
     client: FlaskClient, edit: str, round_doc: dict[str, Any]
 ) -> None:
     data = form_data(round_doc, bonus_cards=round_doc["bonus_cards"][:4])
-    page = client.post(f"/m/{edit}/games/new", data=data).get_data(as_text=True)
-    assert "exactly five bonus cards, not 4 (R17-3)" in page
+    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    assert "R17-3" in near(page, 'id="bonus_cards-error"', "</ul>")
 
 
 def test_server_preview_scores_without_saving(
@@ -228,74 +422,240 @@ def test_server_preview_scores_without_saving(
 ) -> None:
     data = form_data(round_doc, preview="1")
     del data["save"]
-    page = client.post(f"/m/{edit}/games/new", data=data).get_data(as_text=True)
+    page = html.unescape(client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True))
     assert "Preview (not saved)" in page
-    assert "Zsófi has the most runs" in page or "most runs" in page
-    assert "R17-B3" in page
-    with app.app_context():
-        assert store.get_by_edit_token(get_session(), edit).rounds == []
+    expected = score_document(round_doc)
+    for award in expected["awards"]:  # every award's reason and rule, as the core gives it
+        assert award["reason"] in page and award["rule"] in page
+    assert stored_rounds(app, edit) == []
 
 
-def test_draw_five_at_random_without_javascript(
+def test_json_preview_is_the_pages_own_preview(client: FlaskClient) -> None:
+    edit = start(client, NAMES, game="rummy-o")
+    data = form_data(copy.deepcopy(ROUNDS["rummy-o"]), preview="1")
+    del data["save"]
+    answer = client.post(f"/m/{edit}/rounds/new", data=data, headers={"Accept": "application/json"})
+    assert answer.status_code == 200
+    fragment = html.unescape(answer.get_json()["preview"])
+    expected = score_document(ROUNDS["rummy-o"])
+    for player in expected["players"]:
+        assert f"<strong>{player['score']}</strong>" in fragment
+    assert fragment.count('class="won"') == len(expected["winners"]) == 2  # DO-4: a tie
+
+
+def test_draw_at_random_without_javascript(
     client: FlaskClient, app: Flask, edit: str, round_doc: dict[str, Any]
 ) -> None:
     data = form_data(round_doc, draw="1", bonus_cards=[])
     del data["save"]
-    page = client.post(f"/m/{edit}/games/new", data=data).get_data(as_text=True)
-    assert (
-        len(re.findall(r'name="bonus_cards" value="[^"]+" data-name="[^"]*"\s+checked', page)) == 5
-    )
+    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    drawn = re.findall(r'name="bonus_cards" value="[^"]+" data-name="[^"]*"\s+checked', page)
+    assert len(drawn) == get_game("rummy17").descriptor()["bonus_cards"]["draw"]
     assert "K2 K3 K4" in page
-    with app.app_context():
-        assert store.get_by_edit_token(get_session(), edit).rounds == []
+    assert stored_rounds(app, edit) == []
+
+
+# --- Breakdowns ----------------------------------------------------------------------------
 
 
 def test_breakdown_shows_every_award_figure_rule_and_reason(
     client: FlaskClient, played: str, round_doc: dict[str, Any]
 ) -> None:
-    page = html.unescape(client.get(f"/m/{played}/games/1").get_data(as_text=True))
-    for rule in ("R17-B3", "R17-B4", "R17-B7", "R17-B9", "R17-B12"):
-        assert rule in page
+    page = html.unescape(client.get(f"/m/{played}/rounds/1").get_data(as_text=True))
+    for award in score_document(round_doc)["awards"]:
+        assert award["rule"] in page and award["reason"] in page
     assert "Márk dealt, Lili started" in page
     assert "Zsófi went out; last card B11" in page
     assert page.count("<th>Player</th>") >= 6  # the scores, then one table per award
-    assert "/games/1/edit" in page and "/games/1/delete" in page
+    assert "/rounds/1/edit" in page and "/rounds/1/delete" in page
 
 
-def test_edit_game_is_prefilled_and_recorded(
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        ("rummikub", ["Lili emptied their rack", "RK-21", "K1", "O12"]),
+        ("rummy-o", ["Zsófi, Márk tie for the lowest rack", "DO-4", "counted: 12"]),
+        ("manipulation", ["Zsófi undercut Márk", "+10 (MR-12)", "Undercut", "AH"]),
+    ],
+)
+def test_breakdowns_explain_the_rulebooks_way(
+    client: FlaskClient, game: str, words: list[str]
+) -> None:
+    doc = copy.deepcopy(ROUNDS[game])
+    edit = start(client, NAMES, game=game)
+    assert client.post(f"/m/{edit}/rounds/new", data=form_data(doc)).status_code == 302
+    page = html.unescape(client.get(f"/m/{edit}/rounds/1").get_data(as_text=True))
+    for word in words:
+        assert word in page
+    for column in get_game(game).descriptor()["columns"]:
+        assert f'<th class="n">{column["label"]}</th>' in page
+    scores = page.split('id="scores"')[1].split("</table>")[0]
+    for player in score_document(doc)["players"]:
+        assert f"<strong>{player['score']}</strong>".replace("-", "−") in scores
+
+
+def test_a_rummikub_pool_out_tie_scores_each_as_if_alone(client: FlaskClient) -> None:
+    doc = {
+        "game": "rummikub",
+        "went_out": None,
+        "players": [
+            {"name": "Zsófi", "rack": ["R3", "K2"]},
+            {"name": "Márk", "rack": ["B5"]},
+            {"name": "Lili", "rack": ["O10", "O11"]},
+        ],
+    }
+    edit = start(client, NAMES, game="rummikub")
+    assert client.post(f"/m/{edit}/rounds/new", data=form_data(doc)).status_code == 302
+    page = html.unescape(client.get(f"/m/{edit}/rounds/1").get_data(as_text=True))
+    assert "The pool ran out" in page and "DK-2" in page
+    board = client.get(f"/m/{edit}").get_data(as_text=True)
+    assert totals_shown(board) == [16, 16, -16]  # RK-22, DK-2
+    assert board.count(' won">') == 2
+
+
+# --- Editing, deleting, revisions --------------------------------------------------------------
+
+
+def test_edit_round_is_prefilled_and_recorded(
     client: FlaskClient, played: str, round_doc: dict[str, Any]
 ) -> None:
-    page = client.get(f"/m/{played}/games/1/edit").get_data(as_text=True)
+    page = client.get(f"/m/{played}/rounds/1/edit").get_data(as_text=True)
     assert "G7 G8 G9 G10\nR16 B16 Y16</textarea>" in page
     assert 'value="R1 G13"' in page and 'value="Zsófi" checked' in page
+    assert 'name="revision" type="hidden" value="2"' in page
     changed = copy.deepcopy(round_doc)
     changed["players"][2]["hand"] = ["B5"]
-    answer = client.post(f"/m/{played}/games/1/edit", data=form_data(changed))
+    answer = client.post(f"/m/{played}/rounds/1/edit", data=form_data(changed, revision="2"))
     assert answer.status_code == 302
-    board = client.get(f"/m/{played}").get_data(as_text=True)
-    assert "Game 1 edited: Lili&#39;s hand" in board
+    board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
+    assert "Round 1 edited: Lili's hand: B5 B6 K17 → B5" in board
     expected = match_document(
         {"game": "rummy17", "players": NAMES, "first_dealer": "Márk", "rounds": [changed]}
     )
     assert totals_shown(board) == [expected["totals"][n] for n in NAMES]
 
 
+@pytest.mark.parametrize("game", ["rummikub", "manipulation"])
+def test_edit_and_delete_work_for_other_games(client: FlaskClient, app: Flask, game: str) -> None:
+    doc = copy.deepcopy(ROUNDS[game])
+    edit = start(client, NAMES, game=game)
+    client.post(f"/m/{edit}/rounds/new", data=form_data(doc))
+    client.post(f"/m/{edit}/rounds/new", data=form_data(doc))
+    page = client.get(f"/m/{edit}/rounds/1/edit").get_data(as_text=True)
+    holding = get_game(game).holding
+    assert f'value="{" ".join(doc["players"][1][holding])}"' in page
+    doc["players"][1][holding] = {"points": 2}
+    answer = client.post(f"/m/{edit}/rounds/1/edit", data=form_data(doc))
+    assert answer.status_code == 302
+    assert stored_rounds(app, edit)[0]["players"][1][holding] == {"points": 2}
+    assert client.post(f"/m/{edit}/rounds/2/delete").status_code == 302
+    board = html.unescape(client.get(f"/m/{edit}").get_data(as_text=True))
+    assert "Round 2 deleted" in board and "Round 1 edited" in board
+    assert len(stored_rounds(app, edit)) == 1
+
+
 def test_delete_asks_first_then_deletes(client: FlaskClient, played: str) -> None:
-    page = client.get(f"/m/{played}/games/1/delete").get_data(as_text=True)
-    assert "Delete game 1?" in page and '<form method="post"' in page
-    assert client.post(f"/m/{played}/games/1/delete").status_code == 302
+    page = client.get(f"/m/{played}/rounds/1/delete").get_data(as_text=True)
+    assert "Delete round 1?" in page and '<form method="post"' in page
+    assert 'name="revision" type="hidden" value="2"' in page
+    assert client.post(f"/m/{played}/rounds/1/delete", data={"revision": "2"}).status_code == 302
     board = client.get(f"/m/{played}").get_data(as_text=True)
-    assert "Game 1 deleted" in board and "Game 1 of 3" in board
-    assert client.get(f"/m/{played}/games/1").status_code == 404
+    assert "Round 1 deleted" in board and "Round 1 of 3" in board
+    assert client.get(f"/m/{played}/rounds/1").status_code == 404
 
 
-def test_finished_match_takes_no_new_game(client: FlaskClient, round_doc: dict[str, Any]) -> None:
-    edit = start(client, NAMES, games="1")
-    client.post(f"/m/{edit}/games/new", data=form_data(round_doc))
-    answer = client.get(f"/m/{edit}/games/new", follow_redirects=True)
+def test_a_save_on_an_older_revision_changes_nothing_and_keeps_the_form(
+    client: FlaskClient, app: Flask, played: str, round_doc: dict[str, Any]
+) -> None:
+    loaded = revision(client, f"/m/{played}/rounds/new")
+    # Meanwhile someone else corrects round 1 from another phone.
+    other = copy.deepcopy(round_doc)
+    other["players"][2]["hand"] = ["B5"]
+    client.post(f"/m/{played}/rounds/1/edit", data=form_data(other, revision=loaded))
+    mine = form_data(round_doc, revision=loaded, **{"players-0-melds": "R1 R2 R3"})
+    answer = client.post(f"/m/{played}/rounds/new", data=mine)
+    page = html.unescape(answer.get_data(as_text=True))
+    assert answer.status_code == 409
+    assert "Someone else changed this match" in page
+    assert "Round 1 edited: Lili's hand: B5 B6 K17 → B5" in page  # what changed
+    assert "R1 R2 R3</textarea>" in page  # everything typed is kept
+    assert len(stored_rounds(app, played)) == 1
+    now = re.search(r'name="revision" type="hidden" value="(\d+)"', page).group(1)
+    assert int(now) == int(loaded) + 1  # seen now: saving again goes through
+    again = form_data(round_doc, revision=now)
+    assert client.post(f"/m/{played}/rounds/new", data=again).status_code in (302, 422)
+    # A delete on an older revision is refused the same way.
+    answer = client.post(f"/m/{played}/rounds/1/delete", data={"revision": loaded})
+    assert answer.status_code == 409 and "nothing was deleted" in answer.get_data(as_text=True)
+    assert client.get(f"/m/{played}/rounds/1").status_code == 200
+
+
+# --- The series' length ------------------------------------------------------------------------
+
+
+def test_finished_match_takes_no_new_round_but_one_more_or_a_rematch(
+    client: FlaskClient, app: Flask, round_doc: dict[str, Any]
+) -> None:
+    edit = start(client, NAMES, games="1", first=1)
+    client.post(f"/m/{edit}/rounds/new", data=form_data(round_doc))
+    answer = client.get(f"/m/{edit}/rounds/new", follow_redirects=True)
     page = answer.get_data(as_text=True)
-    assert "All 1 games of this match are entered." in page
-    assert "The match is over." in page and "/games/new" not in page
+    assert "no further round can be entered" in page
+    assert "The match is over." in page and "/rounds/new" not in page
+    assert 'id="one-more"' in page and 'id="rematch"' in page
+    # A further round is bad input, even posted directly (D17-7).
+    answer = client.post(f"/m/{edit}/rounds/new", data=form_data(round_doc))
+    assert answer.status_code == 302 and len(stored_rounds(app, edit)) == 1
+    # One more round: the series grows by one, and the next round is entered.
+    loaded = re.search(r'name="revision" type="hidden" value="(\d+)"', page).group(1)
+    answer = client.post(f"/m/{edit}/lengthen", data={"revision": loaded})
+    assert answer.headers["Location"] == f"/m/{edit}/rounds/new"
+    page = client.get(f"/m/{edit}").get_data(as_text=True)
+    assert "Round 2 of 2: Lili deals, Zsófi starts." in page
+    assert "Match lengthened from 1 to 2 rounds" in page
+    stale = client.post(f"/m/{edit}/lengthen", data={"revision": loaded})
+    assert stale.status_code == 409 and "nothing was saved" in stale.get_data(as_text=True)
+    # Rematch: same game and seats, the next player deals first, a match of its own.
+    answer = client.post(f"/m/{edit}/rematch", data={"revision": loaded})
+    again = answer.headers["Location"].rsplit("/", 1)[1]
+    assert again != edit
+    page = client.get(f"/m/{again}").get_data(as_text=True)
+    assert "Round 1 of 2: Lili deals, Zsófi starts." in page
+    assert f"/m/{again}" in client.get("/").get_data(as_text=True)
+
+
+def test_manipulation_ends_at_150_with_end_bonuses_on_the_scoreboard(
+    client: FlaskClient,
+) -> None:
+    edit = start(client, NAMES, game="manipulation")
+    big = {
+        "game": "manipulation",
+        "knocked": None,
+        "went_out": "Lili",
+        "players": [
+            {"name": "Zsófi", "hand": {"points": 60}},
+            {"name": "Márk", "hand": {"points": 50}},
+            {"name": "Lili", "hand": []},
+        ],
+    }
+    rounds = [copy.deepcopy(ROUNDS["manipulation"]), big, big]
+    for doc in rounds:
+        assert client.post(f"/m/{edit}/rounds/new", data=form_data(doc)).status_code == 302
+    page = html.unescape(client.get(f"/m/{edit}").get_data(as_text=True))
+    expected = match_document(
+        {"game": "manipulation", "players": NAMES, "first_dealer": "Zsófi", "rounds": rounds}
+    )
+    assert expected["finished"] and expected["end_bonus"]
+    assert totals_shown(page) == [expected["totals"][n] for n in NAMES]
+    cells = re.findall(r'data-bonus="\d+">([^<]+)</td>', page)
+    assert cells == [
+        f"+{expected['end_bonus'][n]}" if expected["end_bonus"][n] else "0" for n in NAMES
+    ]
+    assert "The match is over." in page and "MR-16" in page
+    assert 'id="rematch"' in page and 'id="one-more"' not in page  # MR-16: no more rounds
+
+
+# --- Links and the read-only view ----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -303,15 +663,15 @@ def test_finished_match_takes_no_new_game(client: FlaskClient, round_doc: dict[s
     [
         "/m/{bad}",
         "/v/{bad}",
-        "/m/{bad}/games/new",
-        "/m/{bad}/games/1",
-        "/v/{bad}/games/1",
-        "/m/{bad}/games/1/edit",
-        "/m/{bad}/games/1/delete",
-        "/m/{edit}/games/7",
-        "/m/{edit}/games/7/edit",
-        "/m/{edit}/games/7/delete",
-        "/v/{view}/games/7",
+        "/m/{bad}/rounds/new",
+        "/m/{bad}/rounds/1",
+        "/v/{bad}/rounds/1",
+        "/m/{bad}/rounds/1/edit",
+        "/m/{bad}/rounds/1/delete",
+        "/m/{edit}/rounds/7",
+        "/m/{edit}/rounds/7/edit",
+        "/m/{edit}/rounds/7/delete",
+        "/v/{view}/rounds/7",
         "/v/{edit}",  # an edit token is not a read-only token
         "/m/{view}",  # and the read-only token never opens the edit pages
     ],
@@ -327,7 +687,7 @@ def test_wrong_links_are_404(client: FlaskClient, played: str, path: str) -> Non
 
 def test_read_only_view_changes_nothing(client: FlaskClient, played: str) -> None:
     view = view_token(client, played)
-    for path in (f"/v/{view}", f"/v/{view}/games/1"):
+    for path in (f"/v/{view}", f"/v/{view}/rounds/1"):
         answer = client.get(path)
         page = answer.get_data(as_text=True)
         assert answer.status_code == 200
@@ -340,8 +700,8 @@ def test_read_only_view_changes_nothing(client: FlaskClient, played: str) -> Non
     for link in (f"/v/{view}/sheet.pdf", f"/v/{view}.json"):  # the links lead somewhere
         assert client.get(link).status_code == 200
     assert "Read-only" in page
-    for path in (f"/v/{view}/games/new", f"/v/{view}/games/1/edit", f"/v/{view}/games/1/delete"):
-        assert client.post(path, data={}).status_code in (404, 405)
+    for path in ("/rounds/new", "/rounds/1/edit", "/rounds/1/delete", "/lengthen", "/rematch"):
+        assert client.post(f"/v/{view}{path}", data={}).status_code in (404, 405)
 
 
 def test_names_are_escaped(client: FlaskClient) -> None:
@@ -350,39 +710,67 @@ def test_names_are_escaped(client: FlaskClient) -> None:
     assert "<b>Bold</b>" not in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
 
 
-def test_pages_use_no_inline_script_or_style(client: FlaskClient, played: str) -> None:
-    view = view_token(client, played)
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_pages_use_no_inline_script_or_style(client: FlaskClient, game: str) -> None:
+    edit = start(client, NAMES, game=game)
+    client.post(f"/m/{edit}/rounds/new", data=form_data(copy.deepcopy(ROUNDS[game])))
+    view = view_token(client, edit)
     for path in (
         "/",
-        f"/m/{played}",
-        f"/m/{played}/games/new",
-        f"/m/{played}/games/1",
-        f"/m/{played}/games/1/edit",
-        f"/m/{played}/games/1/delete",
+        f"/start/{game}",
+        f"/m/{edit}",
+        f"/m/{edit}/rounds/new",
+        f"/m/{edit}/rounds/1",
+        f"/m/{edit}/rounds/1/edit",
+        f"/m/{edit}/rounds/1/delete",
         f"/v/{view}",
+        f"/v/{view}/rounds/1",
     ):
-        page = client.get(path).get_data(as_text=True)
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        page = answer.get_data(as_text=True)
         assert not re.search(r"<script(?![^>]*\bsrc=)", page), path
         assert " style=" not in page and "<style" not in page, path
         assert not re.search(r"\son[a-z]+=", page), path
         assert "http://" not in page.replace("http://localhost/", ""), path
 
 
+def test_no_page_code_asks_which_game_it_is() -> None:
+    """Game ids appear only in the rules core and under templates/games/<id>/ (the seam)."""
+    shells = [
+        *ROOT.joinpath("companion", "web").glob("*.py"),
+        ROOT / "companion" / "forms.py",
+        ROOT / "companion" / "tools.py",
+        *ROOT.joinpath("templates").glob("*.html"),
+        *ROOT.joinpath("templates", "games").glob("*.html"),
+        *ROOT.joinpath("static").rglob("*.js"),
+    ]
+    found = [
+        f"{path.relative_to(ROOT)}: {game}"
+        for path in shells
+        for game in GAME_IDS
+        if re.search(rf"(?<![\w-]){re.escape(game)}(?![\w-])", path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
 def test_csrf_is_required_on_every_form(csrf_app: Flask, round_doc: dict[str, Any]) -> None:
     client = csrf_app.test_client()
-    data = {"names-0": "Anna", "names-1": "Béla", "first_dealer": "0"}
-    assert client.post("/", data=data).status_code == 400
-    home = client.get("/").get_data(as_text=True)
+    data = {"names-0": "Anna", "names-1": "Béla", "first": "0"}
+    assert client.post("/start/rummy17", data=data).status_code == 400
+    home = client.get("/start/rummy17").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', home).group(1)
     names = {f"names-{i}": n for i, n in enumerate(NAMES)}
-    answer = client.post("/", data=names | {"first_dealer": "0", "csrf_token": token})
+    answer = client.post("/start/rummy17", data=names | {"first": "0", "csrf_token": token})
     assert answer.status_code == 302
     edit = answer.headers["Location"].rsplit("/", 1)[1]
-    assert client.post(f"/m/{edit}/games/new", data=form_data(round_doc)).status_code == 400
-    answer = client.post(f"/m/{edit}/games/new", data=form_data(round_doc, csrf_token=token))
+    assert client.post(f"/m/{edit}/rounds/new", data=form_data(round_doc)).status_code == 400
+    answer = client.post(f"/m/{edit}/rounds/new", data=form_data(round_doc, csrf_token=token))
     assert answer.status_code == 302
-    assert client.post(f"/m/{edit}/games/1/edit", data=form_data(round_doc)).status_code == 400
-    assert client.post(f"/m/{edit}/games/1/delete").status_code == 400
-    assert client.get(f"/m/{edit}/games/1").status_code == 200  # still there
+    assert client.post(f"/m/{edit}/rounds/1/edit", data=form_data(round_doc)).status_code == 400
+    assert client.post(f"/m/{edit}/rounds/1/delete").status_code == 400
+    assert client.post(f"/m/{edit}/lengthen").status_code == 400
+    assert client.post(f"/m/{edit}/rematch").status_code == 400
+    assert client.get(f"/m/{edit}/rounds/1").status_code == 200  # still there
     # The JSON API is exempt: it takes no cookies, so fetch needs no token.
     assert client.post("/api/v1/score", json=round_doc).status_code == 200
