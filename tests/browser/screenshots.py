@@ -67,10 +67,15 @@ def main(folder: Path, schemes: list[str]) -> None:
     with app.app_context():
         session = get_session()
         match = store.create_match(
-            session, players=NAMES, first_dealer="Anna", games=4, title="Friday at Anna's"
+            session,
+            game="rummy17",
+            players=NAMES,
+            first_dealer="Anna",
+            games=4,
+            title="Friday at Anna's",
         )
-        store.add_game(session, match, GAME1)
-        store.add_game(session, match, GAME2)
+        store.add_round(session, match, GAME1)
+        store.add_round(session, match, GAME2)
         edit = match.edit_token
     httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
@@ -85,7 +90,7 @@ def main(folder: Path, schemes: list[str]) -> None:
             page = context.new_page()
             page.goto(f"{base}/m/{edit}")
             page.screenshot(path=str(folder / f"tour{suffix}.png"))
-            page.goto(f"{base}/m/{edit}/games/new")
+            page.goto(f"{base}/m/{edit}/rounds/new")
             page.evaluate("document.querySelector('fieldset.player').scrollIntoView()")
             page.fill("#players-0-melds", "K10 K11 K12")
             page.click("[data-pick=run][data-target=players-0-melds]")

@@ -1,4 +1,4 @@
-"""The whole series on a phone (issue 3): start, three games, an error fixed, a draft, an edit.
+"""A Rummy 17 series on a phone (issue 3): start, three rounds, an error fixed, a draft, an edit.
 
 Chromium at 390×844 drives the real app. The totals on the scoreboard must equal what the
 rules core (``companion match``) makes of the same round documents.
@@ -7,28 +7,14 @@ rules core (``companion match``) makes of the same round documents.
 from __future__ import annotations
 
 import copy
-import os
 import re
-from pathlib import Path
 from typing import Any
+
+from phone import answer, follow, picker, shot, totals
 
 from companion.rules import match_document, score_document
 
 NAMES = ["Zsófi", "Márk", "Лили"]
-SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: save a screenshot at each step
-
-
-def shot(page: Any, name: str, full: bool = True) -> None:
-    """Keep a picture of this step when COMPANION_SHOTS names a folder."""
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=full)
-
-
-def totals(page: Any) -> list[int]:
-    """The scoreboard's totals row, in seat order."""
-    cells = page.locator("tfoot td[data-player]").all_inner_texts()
-    return [int(c.strip().replace("−", "-")) for c in cells]
 
 
 def bonus(page: Any, cards: list[str]) -> None:
@@ -40,28 +26,8 @@ def bonus(page: Any, cards: list[str]) -> None:
     assert page.locator("#bonus-count").inner_text().startswith("5 ")
 
 
-def picker(page: Any, pick: str, target: str, *taps: str) -> None:
-    """Open the card picker for a field, tap through it, and add the result."""
-    page.click(f"[data-pick={pick}][data-target={target}]")
-    for tap in taps:
-        if tap in "RBGYK":
-            page.click(f"#picker [data-c={tap}]")
-        elif tap == "*":
-            page.click("#picker [data-joker]")
-        else:
-            page.click(f"#picker [data-v='{tap}']")
-    page.click("#picker [data-act=done]")
-    assert not page.locator("#picker").is_visible()
-
-
-def follow(page: Any, selector: str) -> None:
-    """Tap a link or button that loads a page, and wait until its scripts have run."""
-    page.click(selector)
-    page.wait_for_load_state()
-
-
 def went_out(page: Any, name: str | None) -> None:
-    page.check(f"input[name=went_out][value='{name or '-'}']")
+    answer(page, "went_out", name)
 
 
 GAME1 = {
@@ -99,22 +65,23 @@ GAME3 = {  # ties: most cards (all three), longest run (Zsófi, Márk), fewest b
 }
 
 
-def test_a_three_game_series_on_a_phone(server: Any, page: Any) -> None:
+def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None:
     base = server.url
-    # Start: three names in seat order, Márk deals first, games left empty (D17-7).
+    # Start: choose the game, three names in seat order, Márk deals first, no length (D17-7).
     page.goto(base + "/")
     shot(page, "01-home")
+    follow(page, "a[data-game=rummy17]")
     for i, name in enumerate(NAMES):
         page.fill(f"#names-{i}", name)
-    page.check("input[name=first_dealer][value='1']")
+    page.check("input[name=first][value='1']")
     follow(page, "text=Start the match")
     assert re.search(r"/m/[\w-]+$", page.url)
     board = page.url
     edit = board.rsplit("/", 1)[1]
-    assert "Game 1 of 3: Márk deals, Лили starts." in page.inner_text("main")
+    assert "Round 1 of 3: Márk deals, Лили starts." in page.inner_text("main")
 
-    # Game 1, entered with the picker; a joker at an open end asks which card it is (D17-6).
-    follow(page, "text=Enter game 1")
+    # Round 1, entered with the picker; a joker at an open end asks which card it is (D17-6).
+    follow(page, "text=Enter round 1")
     assert "Márk deals, Лили starts" in page.inner_text("main")
     page.click("#draw")
     assert page.locator("input[name=bonus_cards]:checked").count() == 5
@@ -144,13 +111,13 @@ def test_a_three_game_series_on_a_phone(server: Any, page: Any) -> None:
         assert row.split("\t")[0] == player["name"]
         assert row.split("\t")[-1].replace("−", "-").strip() == str(player["score"])
     assert expected["awards"][0]["reason"] in page.inner_text("#preview")
-    shot(page, "02-game-1-preview")
+    shot(page, "02-round-1-preview")
     follow(page, "#save-button")
     assert page.url == board
-    assert "Game 1 saved." in page.inner_text("main")
+    assert "Round 1 saved." in page.inner_text("main")
 
-    # Game 2: an inline error, fixed without losing anything typed; a 17 doubles (R17-15a).
-    follow(page, "text=Enter game 2")
+    # Round 2: an inline error, fixed without losing anything typed; a 17 doubles (R17-15a).
+    follow(page, "text=Enter round 2")
     assert "Лили deals, Zsófi starts" in page.inner_text("main")
     bonus(page, GAME2["bonus_cards"])
     page.fill("#players-0-melds", "R1 R2 R3")
@@ -161,14 +128,14 @@ def test_a_three_game_series_on_a_phone(server: Any, page: Any) -> None:
     page.fill("#players-2-hand", "B5")
     went_out(page, "Márk")
     page.fill("#last_discard", "G17")
-    assert page.locator("#r17").is_visible()
+    page.locator("#r17").wait_for(state="visible")  # R17-15a, asked of the server
     assert "RUMMY 17" in page.inner_text("#r17")
     follow(page, "#save-button")
     page.wait_for_load_state()
     lili = page.locator("fieldset.player[data-name='Лили']")
     # D17-8: the check shows next to Лили's melds, in plain words, with the rule.
     assert "Meld 1: K7 is missing between K5 and K8" in lili.locator(".errors").first.inner_text()
-    shot(page, "03-game-2-error")
+    shot(page, "03-round-2-error")
     assert page.input_value("#players-0-melds") == "R1 R2 R3"
     assert page.input_value("#players-1-melds") == "B9 B10 B11\nK14 Y14 *G"
     assert page.input_value("#players-2-hand") == "B5"
@@ -179,8 +146,8 @@ def test_a_three_game_series_on_a_phone(server: Any, page: Any) -> None:
     follow(page, "#save-button")
     assert page.url == board
 
-    # Game 3, with ties; a reload keeps the draft on the device.
-    follow(page, "text=Enter game 3")
+    # Round 3, with ties; a reload keeps the draft on the device.
+    follow(page, "text=Enter round 3")
     bonus(page, GAME3["bonus_cards"])
     page.fill("#players-0-melds", "R5 R6 R7")
     page.fill("#players-0-hand", "G1")
@@ -192,31 +159,31 @@ def test_a_three_game_series_on_a_phone(server: Any, page: Any) -> None:
     assert page.input_value("#players-1-melds") == "B5 B6 B7"
     assert page.locator("input[name=bonus_cards]:checked").count() == 5
     page.goto(board)
-    follow(page, "text=Enter game 3")
+    follow(page, "text=Enter round 3")
     assert page.input_value("#players-1-melds") == "B5 B6 B7"  # and so does leaving the page
     page.fill("#players-1-hand", "Y2 K15")
     page.fill("#players-2-melds", "G10 Y10 K10")
     went_out(page, "Лили")
     page.fill("#last_discard", "R9")
-    draft = page.locator("#game-form").get_attribute("data-draft")
+    draft = page.locator("#round-form").get_attribute("data-draft")
     assert page.evaluate("key => localStorage.getItem(key) !== null", draft)
     follow(page, "#save-button")
     assert page.url == board
     assert page.evaluate("key => localStorage.getItem(key)", draft) is None  # saved: draft gone
     assert "The match is over." in page.inner_text("main")
 
-    # Correct game 1 from its breakdown (tap the row).
+    # Correct round 1 from its breakdown (tap the row).
     page.locator("#board tbody tr").first.locator("td").nth(2).click()
-    page.wait_for_url("**/games/1")
+    page.wait_for_url("**/rounds/1")
     assert "R17-B12" in page.inner_text("main")
-    follow(page, "text=Edit game 1")
+    follow(page, "text=Edit round 1")
     assert page.input_value("#players-2-low") == "2"
     page.fill("#players-2-low", "4")
     follow(page, "#save-button")
     assert page.url == board
     game1 = copy.deepcopy(GAME1)
     game1["players"][2]["hand"] = {"low": 4, "high": 1}
-    assert "Game 1 edited: Лили's hand" in page.inner_text(".history")
+    assert "Round 1 edited: Лили's hand" in page.inner_text(".history")
 
     # The totals are the rules core's on the same data (what `companion match` prints).
     document = {
@@ -245,9 +212,9 @@ def test_a_three_game_series_on_a_phone(server: Any, page: Any) -> None:
     assert page.locator("button:not([type=button])").count() == 0
     assert edit not in page.content()
     page.locator("#board tbody tr").nth(2).locator("td").nth(1).click()
-    page.wait_for_url("**/v/*/games/3")
+    page.wait_for_url("**/v/*/rounds/3")
     assert page.locator("form").count() == 0 and edit not in page.content()
-    for path in ("", "/games/1", "/games/new", "/games/1/edit", "/games/1/delete"):
+    for path in ("", "/rounds/1", "/rounds/new", "/rounds/1/edit", "/rounds/1/delete"):
         assert page.request.post(view + path).status in (404, 405)
     page.goto(board)
     assert totals(page) == [result["totals"][n] for n in NAMES]  # nothing changed

@@ -12,7 +12,7 @@ BUDGET = 60 * 1024  # issue 3: the first load of the scoreboard transfers under 
 
 
 def six_player_match(server: Any, games: int = 6) -> tuple[str, str]:
-    """A 6-player match with one RUMMY 17 game and one ordinary game; (edit, view) tokens."""
+    """A 6-player match with one RUMMY 17 round and one ordinary round; (edit, view) tokens."""
     melds = [
         [["R1", "R2", "R3"]],
         [["B4", "B5", "B6", "B7"]],
@@ -21,7 +21,7 @@ def six_player_match(server: Any, games: int = 6) -> tuple[str, str]:
         [["K13", "K14", "K15", "*K16"]],
         [["R16", "B16", "G16"]],
     ]
-    hands: list[Any] = [[], ["R9"], {"low": 3, "high": 4}, ["G17", "B10"], [], ["Y1"]]
+    hands: list[Any] = [[], ["R9"], {"low": 3, "high": 4}, ["G17", "B10"], ["B3"], ["Y1"]]
     round_doc = {
         "game": "rummy17",
         "bonus_cards": ["most-cards", "most-sets", "longest-run", "most-red", "went-out"],
@@ -33,12 +33,14 @@ def six_player_match(server: Any, games: int = 6) -> tuple[str, str]:
     }
     with server.app.app_context():
         session = get_session()
-        match = store.create_match(session, players=SIX, first_dealer=SIX[4], games=games)
-        store.add_game(session, match, round_doc)
+        match = store.create_match(
+            session, game="rummy17", players=SIX, first_dealer=SIX[4], games=games
+        )
+        store.add_round(session, match, round_doc)
         plain = dict(round_doc, last_discard="K16")
         plain["players"] = [dict(p) for p in round_doc["players"]]
         plain["players"][4] = dict(plain["players"][4], melds=[["K13", "K14", "K15", "*K12"]])
-        store.add_game(session, match, plain)
+        store.add_round(session, match, plain)
         return match.edit_token, match.view_token
 
 
@@ -51,11 +53,12 @@ def test_six_players_fit_without_sideways_scrolling(server: Any, page: Any) -> N
     for path in (
         f"/m/{edit}",
         f"/v/{view}",
-        f"/m/{edit}/games/1",
-        f"/m/{edit}/games/new",
-        f"/m/{edit}/games/1/edit",
-        f"/m/{edit}/games/1/delete",
+        f"/m/{edit}/rounds/1",
+        f"/m/{edit}/rounds/new",
+        f"/m/{edit}/rounds/1/edit",
+        f"/m/{edit}/rounds/1/delete",
         "/",
+        "/start/rummy17",
     ):
         page.goto(server.url + path)
         assert scroll_width(page) <= 390, path
@@ -65,7 +68,7 @@ def test_six_players_fit_without_sideways_scrolling(server: Any, page: Any) -> N
     for th in headers:  # every column header is inside the screen
         box = th.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    assert page.locator("#board .x2").count() == 1  # game 1 was a RUMMY 17
+    assert page.locator("#board .x2").count() == 1  # round 1 was a RUMMY 17
     rows = page.locator("#board tbody tr[data-href]").all()
     assert all(r.bounding_box()["height"] >= 44 for r in rows)  # thumb-sized rows
 
@@ -136,11 +139,11 @@ def test_dark_mode_follows_the_system(server: Any, browser: Any) -> None:
     assert colours["dark"] == "rgb(18, 21, 19)"
 
 
-def test_a_game_can_be_entered_without_javascript(server: Any, browser: Any) -> None:
+def test_a_round_can_be_entered_without_javascript(server: Any, browser: Any) -> None:
     edit, _ = six_player_match(server)
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
     page = context.new_page()
-    page.goto(f"{server.url}/m/{edit}/games/new")
+    page.goto(f"{server.url}/m/{edit}/rounds/new")
     assert page.locator("[data-pick]").first.is_hidden()  # the picker needs JavaScript
     page.fill("#players-0-melds", "R1 R2 R3")
     page.click("#draw")  # the server draws five bonus cards and keeps what was typed

@@ -1,0 +1,73 @@
+"""What the browser tests do on the phone: tap, follow, pick cards, read the scoreboard."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: save a screenshot at each step
+
+
+def shot(page: Any, name: str, full: bool = True) -> None:
+    """Keep a picture of this step when COMPANION_SHOTS names a folder."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=full)
+
+
+def totals(page: Any) -> list[int]:
+    """The scoreboard's totals row, in seat order."""
+    cells = page.locator("tfoot td[data-player]").all_inner_texts()
+    return [int(c.strip().replace("−", "-")) for c in cells]
+
+
+def ranks(page: Any) -> list[str]:
+    """The scoreboard's rank row, in seat order."""
+    return [r.strip() for r in page.locator("tfoot tr.rank td").all_inner_texts()]
+
+
+def follow(page: Any, selector: str) -> None:
+    """Tap a link or button that loads a page, and wait until its scripts have run."""
+    page.click(selector)
+    page.wait_for_load_state()
+
+
+def picker(page: Any, pick: str, target: str, *taps: str) -> None:
+    """Open the card picker for a field, tap through it, and add the result.
+
+    A tap is a colour or suit letter, a value as a number (an ace is 1, a queen 12), or
+    ``*`` for the joker.
+    """
+    page.click(f"[data-pick={pick}][data-target={target}]")
+    for tap in taps:
+        if tap == "*":
+            page.click("#picker [data-joker]")
+        elif tap.isdigit():
+            page.click(f"#picker [data-v='{tap}']")
+        else:
+            page.click(f"#picker [data-c={tap}]")
+    page.click("#picker [data-act=done]")
+    assert not page.locator("#picker").is_visible()
+
+
+def answer(page: Any, question: str, name: str | None) -> None:
+    """Tick the answer to one of the round's ending questions (None: nobody)."""
+    page.check(f"input[name={question}][value='{name or '-'}']")
+
+
+def start(page: Any, base: str, game: str, names: list[str], first: int | None) -> str:
+    """Choose the game on the home page and start a match; the scoreboard's address."""
+    page.goto(base + "/")
+    follow(page, f"a[data-game={game}]")
+    for i, name in enumerate(names):
+        page.fill(f"#names-{i}", name)
+    if first is not None:
+        page.check(f"input[name=first][value='{first}']")
+    follow(page, "#start-button")
+    return str(page.url)
+
+
+def scroll_width(page: Any) -> int:
+    """How wide the page is: more than 390 means sideways scrolling on the phone."""
+    return int(page.evaluate("document.scrollingElement.scrollWidth"))
