@@ -45,7 +45,7 @@ def max_seats() -> int:
     return max(g.seats[1] for g in games())
 
 
-class RevisionForm(FlaskForm):
+class RevisionForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF has no type hints
     """A form that changes a match: the CSRF token and the revision it was based on."""
 
     revision = HiddenField()
@@ -60,7 +60,7 @@ class ConfirmForm(RevisionForm):
     """Confirm a deletion, lengthen or rematch: only the CSRF token and the revision."""
 
 
-class MatchForm(FlaskForm):
+class MatchForm(FlaskForm):  # type: ignore[misc]
     """Start a match of one game: names in seat order, who deals or starts, how many rounds."""
 
     names = FieldList(StringField(validators=[Optional(), Length(max=40)]), min_entries=2)
@@ -98,7 +98,7 @@ class MatchForm(FlaskForm):
         return [i for i, entry in enumerate(self.names) if (entry.data or "").strip()]
 
 
-class MultiCheckboxField(SelectMultipleField):
+class MultiCheckboxField(SelectMultipleField):  # type: ignore[misc]
     """Several checkboxes under one name: the bonus cards."""
 
     widget = ListWidget(prefix_label=False)
@@ -248,7 +248,7 @@ def read_melds(text: str | None) -> list[list[str]]:
     return [SEPARATORS.split(line.strip()) for line in lines if line.strip()]
 
 
-class CheckForm(FlaskForm):
+class CheckForm(FlaskForm):  # type: ignore[misc]
     """The referee's question: is this meld legal? A GET form that changes nothing."""
 
     class Meta:

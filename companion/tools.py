@@ -21,7 +21,8 @@ def check() -> str:
     error: str | None = None
     if form.cards.data and form.validate():
         try:
-            verdict = check_meld(form.game.data, form.tokens())
+            cards: list[object] = list(form.tokens())
+            verdict = check_meld(form.game.data, cards)
         except EntryError as err:
             error = sentence(err.problems[0].message(translator()))
     decks = [descriptor(g) for g in games()]

@@ -4,7 +4,7 @@ game's descriptor in the page's language, and placing entry problems next to the
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from flask import abort, url_for
 from flask_babel import get_locale, get_translations
@@ -21,7 +21,7 @@ FORM = "form"  # where a problem about no field in particular is shown: the top 
 
 def translator() -> Translator:
     """The page language's catalogue, for the rules core's and the store's messages."""
-    return get_translations()
+    return cast(Translator, get_translations())
 
 
 def sentence(text: str) -> str:

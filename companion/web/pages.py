@@ -12,7 +12,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     flash,
     redirect,
@@ -22,6 +21,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from companion import store
 from companion.db import get_session

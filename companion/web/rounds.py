@@ -14,7 +14,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Response,
     abort,
     flash,
     jsonify,
@@ -25,6 +24,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from companion import store
 from companion.db import get_session
