@@ -54,14 +54,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def get_engine(app: Flask | None = None) -> Engine:
     """The app's engine."""
-    return (app or current_app).extensions["companion_db"]
+    engine: Engine = (app or current_app).extensions["companion_db"]
+    return engine
 
 
 def get_session() -> Session:
     """The session of the current request, opened on first use and closed at teardown."""
     if "db_session" not in g:
         g.db_session = Session(get_engine(), expire_on_commit=False)
-    return g.db_session
+    session: Session = g.db_session
+    return session
 
 
 def close_session(_exc: BaseException | None = None) -> None:

@@ -91,7 +91,10 @@ class Round(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("match_id", "number", name="uq_round_match_number"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    # None only until the match it is added to is flushed (set through ``match``).
+    match_id: int | None = Field(
+        default=None, foreign_key="match.id", index=True, ondelete="CASCADE", nullable=False
+    )
     number: int
     #: Who dealt this round, kept as played: renumbering after a delete never changes it.
     dealer: str = Field(max_length=NAME_LENGTH)
@@ -106,7 +109,10 @@ class Change(SQLModel, table=True):
     """One entry of a match's history: when, a message code with its parameters, which round."""
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id", index=True, ondelete="CASCADE")
+    # None only until the match it is added to is flushed (set through ``match``).
+    match_id: int | None = Field(
+        default=None, foreign_key="match.id", index=True, ondelete="CASCADE", nullable=False
+    )
     when: datetime = _when()
     number: int | None = None
     code: str = Field(max_length=CODE_LENGTH)

@@ -39,7 +39,7 @@ from typing import Any, NoReturn
 from sqlalchemy import Table, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from companion.models import TITLE_LENGTH, Change, Match, Round, utcnow
 from companion.rules import ENGLISH, EntryError, Translator, get_game, left_of, match_document
@@ -48,7 +48,7 @@ from companion.rules.messages import MESSAGES, N_, NN_, register, render
 
 # 24 random bytes = 192 bits, written as 32 URL-safe characters.
 TOKEN_BYTES = 24
-MATCH: Table = Match.__table__  # type: ignore[assignment]
+MATCH: Table = Match.__table__  # type: ignore[attr-defined]
 
 register(
     {
@@ -111,6 +111,7 @@ register(
         "value-none": N_("nobody"),
         "value-empty": N_("none"),
         "value-count": N_("{key} {value}"),
+        "value-points": NN_("{value} point", "{value} points", "value"),
     }
 )
 
@@ -180,7 +181,9 @@ def matches_for_device(session: Session, device: str) -> list[Match]:
     if not device:
         return []
     query = (
-        select(Match).where(Match.device == device).order_by(Match.created.desc(), Match.id.desc())
+        select(Match)
+        .where(Match.device == device)
+        .order_by(col(Match.created).desc(), col(Match.id).desc())
     )
     return list(session.exec(query))
 
@@ -513,6 +516,8 @@ def _value_text(value: Any, tr: Translator) -> str:
         return render("value-none", {}, tr)
     if value == "" or value == [] or value == {}:
         return render("value-empty", {}, tr)
+    if isinstance(value, Mapping) and set(value) == {"points"}:
+        return render("value-points", {"value": value["points"]}, tr)
     if isinstance(value, Mapping):
         return ", ".join(
             render("value-count", {"key": tr.gettext(str(k)), "value": v}, tr)

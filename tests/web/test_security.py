@@ -117,8 +117,16 @@ def test_a_form_post_without_csrf_token_is_refused(csrf_app):
     client = csrf_app.test_client()
     match = make_match(csrf_app)
     before = client.get(f"/v/{match.view_token}.json").json
-    for path in ("/", f"/m/{match.edit_token}/games/1/delete", f"/m/{match.edit_token}/games/new"):
-        response = client.post(path, data={"players": "Anna\nBéla", "number": "1"})
+    edit = match.edit_token
+    for path in (
+        "/start/rummy17",
+        f"/m/{edit}/rounds/1/delete",
+        f"/m/{edit}/rounds/new",
+        f"/m/{edit}/rounds/1/edit",
+        f"/m/{edit}/lengthen",
+        f"/m/{edit}/rematch",
+    ):
+        response = client.post(path, data={"players": "Anna\nBéla", "number": "1", "revision": "3"})
         assert response.status_code == 400, path
         assert "Traceback" not in response.get_data(as_text=True)
     assert client.get(f"/v/{match.view_token}.json").json == before
