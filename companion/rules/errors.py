@@ -141,14 +141,6 @@ class EntryError(Exception):
         return self.first.round
 
     @property
-    def extra(self) -> dict[str, Any]:  # LEGACY: companion/pages.py reads extra["field"]
-        values = dict(self.first.params)
-        values.update(
-            {k: getattr(self.first, k) for k in ("field", "round") if getattr(self.first, k)}
-        )
-        return values
-
-    @property
     def message(self) -> str:
         """The first problem in English, saying where (what a terminal shows)."""
         return self.first.message()

@@ -217,6 +217,9 @@ def register_game(game: Game) -> Game:
     if game.id not in DECKS:
         raise ValueError(f"{game.id} has no deck in cards.DECKS")
     _REGISTRY.games[game.id] = game
+    # The rulebooks' order (cards.DECKS), whichever game module was imported first.
+    order = list(DECKS)
+    _REGISTRY.games = dict(sorted(_REGISTRY.games.items(), key=lambda kv: order.index(kv[0])))
     return game
 
 

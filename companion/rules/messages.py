@@ -100,8 +100,6 @@ def join(items: Sequence[str], tr: Translator = ENGLISH, *, word: str = "and") -
 def render(code: str, params: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
     """The sentence for ``code`` with ``params`` filled in, through ``tr``."""
     text = MESSAGES.get(code)
-    if text is None and " " in code:  # LEGACY: a sentence raised before codes existed
-        return code
     if text is None:
         raise KeyError(f"no message for the code {code!r}")
     values = {k: _value(k, v, tr) for k, v in params.items()}

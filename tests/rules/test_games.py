@@ -114,3 +114,17 @@ def test_every_card_of_the_deck_reads_back_as_itself(game: Game):
         for value in range(deck.low, deck.high + 1):
             card = Card(colour, value, game.id)
             assert game.parse_card(card.text.lower()) == card
+
+
+def test_games_come_in_the_rulebooks_order_whichever_module_registered_first():
+    import companion.rules.game as seam
+
+    saved = dict(seam._REGISTRY.games)
+    try:
+        seam._REGISTRY.games.clear()
+        for game in reversed(list(saved.values())):  # Manipulation imported first, …
+            seam.register_game(game)
+        assert [g.id for g in games()] == ["rummy17", "rummikub", "rummy-o", "manipulation"]
+    finally:
+        seam._REGISTRY.games.clear()
+        seam._REGISTRY.games.update(saved)
