@@ -32,7 +32,6 @@ from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
 from companion.models import Match
 from companion.rules import EntryError, doubles
 from companion.web.common import (
-    FORM,
     board_url,
     by_edit,
     by_view,
@@ -232,11 +231,11 @@ def delete(edit: str, number: int) -> Response | tuple[str, int]:
     page = render_template(
         "delete.html",
         match=match,
+        game=descriptor(game_of(match)),
         number=number,
         form=form,
         info=info,
         players=match.players,
         conflict=conflict,
-        top=FORM,
     )
     return page, status
