@@ -114,6 +114,7 @@ class Card:
 
     @property
     def text(self) -> str:
+        """The card as the notation writes it: ``R7``, ``10H``."""
         deck = DECKS[self.game]
         rank = deck.value_text(self.value)
         return f"{rank}{self.colour}" if deck.suit_last else f"{self.colour}{rank}"
@@ -143,6 +144,7 @@ class Joker:
         return "*" + (self.colour or "")
 
     def standing_for(self, card: Card) -> Joker:
+        """The same joker, standing for ``card``."""
         return Joker(self.colour, card, self.game)
 
     def __str__(self) -> str:

@@ -114,30 +114,37 @@ class EntryError(Exception):
 
     @property
     def code(self) -> str:
+        """The first problem's code."""
         return self.first.code
 
     @property
     def player(self) -> str | None:
+        """The player of the first problem, if any."""
         return self.first.player
 
     @property
     def meld(self) -> int | None:
+        """The meld number of the first problem, if any."""
         return self.first.meld
 
     @property
     def card(self) -> str | None:
+        """The card of the first problem, if any."""
         return self.first.card
 
     @property
     def rule(self) -> str | None:
+        """The clause the first problem cites, if any."""
         return self.first.rule
 
     @property
     def field(self) -> str | None:
+        """The document field the first problem is about, if any."""
         return self.first.field
 
     @property
     def round(self) -> int | None:
+        """The round of a match the first problem is in, if any."""
         return self.first.round
 
     @property
@@ -186,6 +193,7 @@ class Collector:
             self.problems.extend(err.at(**places).problems)
 
     def add(self, err: EntryError) -> None:
+        """Keep every problem of ``err``."""
         self.problems.extend(err.problems)
 
     def __bool__(self) -> bool:

@@ -77,6 +77,8 @@ def left_of(seats: Sequence[str], name: str) -> str:
 
 @dataclass(frozen=True)
 class Standing:
+    """One line of the standings: rank, name and total (D17-7)."""
+
     rank: int
     name: str
     total: int

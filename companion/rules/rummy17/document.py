@@ -16,11 +16,11 @@ from ..messages import ENGLISH, N_, NN_, Translator, register
 from ..seating import check_names, check_seats
 from .bonus import BONUS_CARDS, Award
 from .melds import Meld, MeldError, analyse_meld
+from .play import BONUS_DRAWN
 from .scoring import GameResult
 from .table import Hand, Seat, Table
 
 PLAYER_KEYS = {"name", "melds", "hand"}
-BONUS_DRAWN = 5  # R17-3
 
 register(
     {

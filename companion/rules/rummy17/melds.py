@@ -82,10 +82,12 @@ class Meld:
 
     @property
     def joker(self) -> Joker | None:
+        """The meld's joker, if it holds one (R17-13: at most one)."""
         return next((c for c in self.cards if isinstance(c, Joker)), None)
 
     @property
     def ambiguous(self) -> bool:
+        """D17-6: the joker could stand for more than one card."""
         return len(self.readings) > 1
 
     @property
@@ -100,6 +102,7 @@ class Meld:
 
     @property
     def text(self) -> str:
+        """The cards as entered, separated by spaces."""
         return " ".join(c.text for c in self.cards)
 
     def ordered(self) -> Meld:

@@ -34,6 +34,7 @@ class GameResult:
 
     @property
     def scores(self) -> dict[str, int]:
+        """Each player's score for the game (R17-18)."""
         return {p.name: p.score for p in self.players}
 
 

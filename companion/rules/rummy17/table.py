@@ -18,11 +18,13 @@ class Hand:
 
     @classmethod
     def of(cls, cards: tuple[Card, ...]) -> Hand:
+        """A hand of these cards, counted low (1–9) and high (10–17)."""
         low = sum(1 for c in cards if c.value <= 9)
         return cls(low, len(cards) - low, cards)
 
     @property
     def size(self) -> int:
+        """How many cards are left in the hand."""
         return self.low + self.high
 
     @property
@@ -51,6 +53,7 @@ class Table:
 
     @property
     def names(self) -> tuple[str, ...]:
+        """The players in seat order."""
         return tuple(s.name for s in self.seats)
 
     @property
@@ -64,4 +67,5 @@ class Table:
 
     @property
     def multiplier(self) -> int:
+        """R17-15a: 2 under RUMMY 17, else 1."""
         return 2 if self.rummy17 else 1
