@@ -104,7 +104,7 @@ def read_holdings(
     for name, p in zip(seat_names, raw, strict=True):
         holding = Holding(name, (), 0)
         with problems.check(player=name, field=field):
-            holding = _read_one(name, p, field, game, worth)
+            holding = _read_one(name, p, field, game, worth, problems)
         out.append(holding)
     with problems.check(field=field):
         _check_copies(out, limits)
@@ -113,8 +113,15 @@ def read_holdings(
 
 
 def _read_one(
-    name: str, p: Mapping[str, Any], field: str, game: str, worth: Callable[[Token], int]
+    name: str,
+    p: Mapping[str, Any],
+    field: str,
+    game: str,
+    worth: Callable[[Token], int],
+    problems: Collector,
 ) -> Holding:
+    """One player's leftovers; an unreadable card goes to ``problems`` and the rest is kept,
+    so the copy check (DK-4, DO-6, DM-8) still sees every readable card."""
     if field not in p:
         # Contract: a forgotten player is an entry error, never a silent 0.
         raise EntryError("holding-missing", key=field)
@@ -128,15 +135,13 @@ def _read_one(
         return Holding(name, None, points)
     if not isinstance(cards, list):
         raise EntryError("holding-not-list")
-    problems = Collector()
     tokens: list[Token] = []
     for c in cards:
-        with problems.check():
+        with problems.check(player=name, field=field):
             token = parse_card(c, game)
             if isinstance(token, Joker) and token.stands_for is not None:
                 raise EntryError("joker-stands-in-holding", card=token.text)
             tokens.append(token)
-    problems.raise_any()
     return Holding(name, tuple(tokens), sum(worth(t) for t in tokens))
 
 

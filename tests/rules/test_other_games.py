@@ -348,3 +348,22 @@ def test_every_unreadable_tile_and_copy_is_reported_at_once():
     err = refused(rk({"Anna": ["R14", "X1"], "Béla": ["R5", "R5", "r5"], "Cili": []}, "Cili"))
     assert err.codes == ["value-out-of-range", "not-a-card", "too-many-copies"]
     assert [p.player for p in err.problems] == ["Anna", "Anna", "Béla"]
+
+
+def test_DK_4_a_third_copy_is_found_beside_an_unreadable_tile():
+    """Every problem at once: the unreadable tile and the third R5 on the same rack."""
+    doc = {
+        "game": "rummikub",
+        "went_out": "Cili",
+        "players": [
+            {"name": "Anna", "rack": ["R5", "R5", "X9"]},
+            {"name": "Béla", "rack": ["R5"]},
+            {"name": "Cili", "rack": []},
+        ],
+    }
+    with pytest.raises(EntryError) as caught:
+        score_document(doc)
+    assert [(p.code, p.card) for p in caught.value.problems] == [
+        ("not-a-card", "X9"),
+        ("too-many-copies", "R5"),
+    ]
