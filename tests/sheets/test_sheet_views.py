@@ -212,7 +212,7 @@ def test_blank_sheet_games_and_names(client: FlaskClient) -> None:
         ("players=1", "players must be a whole number from 2 to 6"),
         ("players=x", "players must be a whole number from 2 to 6"),
         ("game=rummikub&players=5", "players must be a whole number from 2 to 4"),
-        ("game=chess", "game must be one of rummy17, rummikub, rummy-o, manipulation"),
+        ("game=chess", "game must be one of {games}"),
         ("games=0", "games must be a whole number from 1 to 24"),
         ("games=25", "games must be a whole number from 1 to 24"),
         ("paper=a5", "Paper must be a4 or letter"),
@@ -225,4 +225,5 @@ def test_bad_blank_sheet_requests_are_400_in_plain_words(
 ) -> None:
     response = client.get(f"/sheets/blank.pdf?{query}")
     assert response.status_code == 400
+    words = words.format(games=", ".join(g.id for g in games()))  # in the registry's order
     assert words in response.get_data(as_text=True)
