@@ -24,7 +24,9 @@ only the ``dealer``/``starts`` lines differ from ``match_document(as_document(ma
 
 History. Entries are message codes with parameters (no words are stored), rendered in the
 reader's language by ``describe``; an edit keeps the old and new value of every field that
-changed, so a correction and its reversal (12 → 24 → 12) both stay visible.
+changed, so a correction and its reversal (12 → 24 → 12) both stay visible. Every revision
+writes exactly one entry (creating the match writes the first), so the entries after
+revision r are the last ``match.revision - r``.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from sqlalchemy import Table, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -264,12 +266,18 @@ def _writing(session: Session, match: Match, revision: int | None) -> Iterator[N
     PostgreSQL locks the row), so of several writes on the same revision exactly one wins.
     """
     expected = match.revision
-    claimed = session.connection().execute(
+    claim = (
         update(MATCH)
         .where(MATCH.c.id == match.id, MATCH.c.revision == expected)
         .values(revision=expected + 1)
     )
-    if claimed.rowcount != 1:
+    try:
+        claimed = session.connection().execute(claim).rowcount
+    except OperationalError as err:
+        if "locked" not in str(err.orig):  # SQLite's writer lock held past its busy timeout
+            raise
+        claimed = 0
+    if claimed != 1:
         _lost(session, match, revision)
     set_committed_value(match, "revision", expected + 1)
     clash = False
@@ -290,9 +298,9 @@ def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
     """Roll back a write that lost the race, reload the match and say why."""
     session.rollback()
     session.refresh(match)
-    if revision is not None:
+    if revision is not None and revision != match.revision:
         raise StaleRevision(match.revision)
-    raise ConflictError()
+    raise ConflictError()  # no revision given, or the database was too busy to say
 
 
 def _record(session: Session, match: Match, code: str, **params: Any) -> None:
@@ -490,6 +498,8 @@ def history(match: Match) -> list[dict[str, Any]]:
 def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
     """A history entry in words, in the language of ``tr``."""
     params = dict(entry.get("params") or {})
+    if entry["code"] not in MESSAGES:  # written by a newer version of the app
+        return render("legacy-note", {"text": entry["code"]}, tr)
     if "changes" in params:
         params["changes"] = "; ".join(_describe_change(c, tr) for c in params["changes"])
     return render(entry["code"], params, tr)

@@ -494,3 +494,33 @@ def test_the_migrations_go_down_and_up_again(app):
     tables = set(inspect(engine).get_table_names())
     assert {"match", "round", "change"} <= tables
     assert "game" not in tables
+
+
+def test_an_entry_from_a_newer_app_is_shown_by_its_code(session):
+    assert store.describe({"code": "from-the-future", "params": {"x": 1}}) == "from-the-future"
+
+
+def test_sqlite_busy_past_its_timeout_is_a_conflict_not_a_crash(tmp_path):
+    from companion.db import make_engine, upgrade
+
+    engine = make_engine(
+        f"sqlite:///{tmp_path / 'busy.sqlite3'}",
+        connect_args={"check_same_thread": False, "timeout": 0.1},
+    )
+    upgrade(engine)
+    with Session(engine, expire_on_commit=False) as session:
+        match = store.create_match(
+            session, game="rummikub", players=PLAYERS, first_dealer="Anna", games=3
+        )
+        blocker = engine.raw_connection()
+        try:
+            blocker.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+            with pytest.raises(store.ConflictError) as caught:
+                store.add_round(session, match, sample_round("rummikub"), revision=1)
+            assert not isinstance(caught.value, store.StaleRevision)  # 1 is still current
+        finally:
+            blocker.rollback()
+            blocker.close()
+        store.add_round(session, match, sample_round("rummikub"), revision=1)
+        assert match.revision == 2
+    engine.dispose()
