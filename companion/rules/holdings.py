@@ -54,11 +54,13 @@ class Holding:
     name: str
     cards: tuple[Token, ...] | None
     value: int
+    #: False when a card could not be read: checks on what is left wait until it is fixed.
+    complete: bool = True
 
     @property
     def empty(self) -> bool:
         """Nothing left: every card counts at least 1, so a value of 0 is an empty hand."""
-        return self.value == 0
+        return self.complete and self.value == 0
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,14 @@ def read_holdings(
     limits: Limits,
     worth: Callable[[Token], int],
     names: Sequence[str] | None = None,
+    problems: Collector,
 ) -> list[Holding]:
-    """Players in seat order with their cards; every card readable and within the limits."""
+    """Players in seat order with their cards, read as far as they can be.
+
+    A document that cannot be read as players raises at once; a bad card, a missing entry or
+    a copy too many goes to ``problems``, so the game can check the ending too and report
+    every problem together.
+    """
     raw = doc.get("players")
     if not isinstance(raw, list):
         raise EntryError("players-not-list")
@@ -99,16 +107,17 @@ def read_holdings(
         game=limits.label,
     )
     check_seats(seat_names, names)
-    problems = Collector()
     out = []
     for name, p in zip(seat_names, raw, strict=True):
-        holding = Holding(name, (), 0)
+        found = len(problems.problems)
+        holding = Holding(name, (), 0, complete=False)
         with problems.check(player=name, field=field):
             holding = _read_one(name, p, field, game, worth, problems)
+        if len(problems.problems) > found:
+            holding = Holding(name, holding.cards, holding.value, complete=False)
         out.append(holding)
     with problems.check(field=field):
         _check_copies(out, limits)
-    problems.raise_any()
     return out
 
 

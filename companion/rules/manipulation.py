@@ -129,22 +129,31 @@ class Manipulation(Game):
         raw = doc.get("players")
         decks = 1 if isinstance(raw, list) and len(raw) == 2 else 2  # DM-8
         limits = Limits(self.name, self.seats, decks, decks, "DM-8", self.seats_rule)
+        problems = Collector()
         hands = read_holdings(
-            doc, game=self.id, field="hand", limits=limits, worth=worth, names=names
+            doc,
+            game=self.id,
+            field="hand",
+            limits=limits,
+            worth=worth,
+            names=names,
+            problems=problems,
         )
-        knocked, went_out = self._ending(doc, hands)
+        knocked, went_out = self._ending(doc, hands, problems)
         return self._score(hands, knocked, went_out)
 
     def _ending(
-        self, doc: Mapping[str, Any], hands: Sequence[Holding]
+        self, doc: Mapping[str, Any], hands: Sequence[Holding], problems: Collector
     ) -> tuple[str | None, str | None]:
-        problems = Collector()
+        """Who knocked and who went out (MR-9, MR-14, DM-4, DM-6, DM-8); raises every problem."""
         knocked = went_out = None
+        found = len(problems.problems)
         with problems.check(field="knocked"):
             knocked = named_player(doc.get("knocked"), hands, "knocked")
         with problems.check(field="went_out"):
             went_out = named_player(doc.get("went_out"), hands, "went_out")
-        problems.raise_any()
+        if len(problems.problems) > found:
+            problems.raise_any()  # the checks below need to know who knocked and went out
         by_name = {h.name: h for h in hands}
         if went_out is None and knocked is not None and by_name[knocked].empty:
             went_out = knocked  # DM-4: a knock with an empty hand is going out
@@ -159,14 +168,18 @@ class Manipulation(Game):
                         winner=went_out,
                     )
                 )
-            if not by_name[went_out].empty:
+            if by_name[went_out].complete and not by_name[went_out].empty:
                 problems.add(
                     EntryError(
                         "went-out-holds-cards", player=went_out, field="went_out", rule="MR-14"
                     )
                 )
             knocked = went_out  # DM-4: going out is a knock with an empty hand
-        elif knocked is not None and by_name[knocked].value > KNOCK_LIMIT:
+        elif (
+            knocked is not None
+            and by_name[knocked].complete
+            and by_name[knocked].value > KNOCK_LIMIT
+        ):
             problems.add(
                 EntryError(
                     "knock-too-high",

@@ -71,16 +71,27 @@ class RackGame(Game):
         doc = round_object(doc)
         check_round_keys(self, doc)
         limits = Limits(self.name, self.seats, 2, 2, self.limits_rule, self.seats_rule)
-        racks = read_holdings(
-            doc, game=self.id, field="rack", limits=limits, worth=self.worth, names=names
-        )
         problems = Collector()
+        racks = read_holdings(
+            doc,
+            game=self.id,
+            field="rack",
+            limits=limits,
+            worth=self.worth,
+            names=names,
+            problems=problems,
+        )
         went_out: str | None = None
+        found = len(problems.problems)
         with problems.check(field="went_out"):
             if "went_out" not in doc:
                 raise EntryError("went-out-missing")
             went_out = named_player(doc["went_out"], racks, "went_out")
+        if len(problems.problems) > found:
+            problems.raise_any()  # which racks may be empty depends on who went out
         for rack in racks:  # DK-4, DO-6: only the winner's rack is empty
+            if not rack.complete:
+                continue  # its own problem is reported; what is left is not known yet
             if rack.name == went_out and not rack.empty:
                 code, rule = "went-out-rack-not-empty", self.went_out_rule
             elif rack.name != went_out and rack.empty:

@@ -367,3 +367,25 @@ def test_DK_4_a_third_copy_is_found_beside_an_unreadable_tile():
         ("not-a-card", "X9"),
         ("too-many-copies", "R5"),
     ]
+
+
+def test_DK_4_a_bad_tile_and_a_missing_ending_are_reported_together():
+    doc = {
+        "game": "rummikub",
+        "players": [{"name": "Anna", "rack": ["R5", "X9"]}, {"name": "Béla", "rack": []}],
+    }
+    with pytest.raises(EntryError) as caught:
+        score_document(doc)
+    assert caught.value.codes == ["not-a-card", "went-out-missing"]
+
+
+def test_DM_6_a_bad_card_and_a_high_knock_elsewhere_are_reported_together():
+    doc = {
+        "game": "manipulation",
+        "knocked": "Béla",
+        "went_out": None,
+        "players": [{"name": "Anna", "hand": ["ZZ"]}, {"name": "Béla", "hand": ["KD"]}],
+    }
+    with pytest.raises(EntryError) as caught:
+        score_document(doc)
+    assert caught.value.codes == ["not-a-card-suit", "knock-too-high"]
