@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from jinja2 import TemplateNotFound
@@ -57,7 +58,9 @@ def configure(app: Flask, test_config: dict[str, Any]) -> None:
         WTF_CSRF_TIME_LIMIT=None,
         JSON_SORT_KEYS=False,
     )
-    app.json.sort_keys = False  # keep the contract's field order
+    # Keep the contract's field order, and names readable (no \u escapes).
+    assert isinstance(app.json, DefaultJSONProvider)
+    app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.config.from_prefixed_env("COMPANION")
     app.config.update(test_config)
