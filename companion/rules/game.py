@@ -120,6 +120,10 @@ class Game:
         """Read one round document (every entry problem at once) and score it."""
         raise NotImplementedError
 
+    def multiplier(self, doc: Mapping[str, Any]) -> int:
+        """How a round being entered multiplies its points, from what is typed so far."""
+        return 1
+
     def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
         """What a match result adds to a round's line beyond dealer, scores and totals."""
         return {"winners": list(outcome.winners)}

@@ -30,7 +30,7 @@ from companion import store
 from companion.db import get_session
 from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
 from companion.models import Match
-from companion.rules import EntryError, doubles
+from companion.rules import EntryError, get_game
 from companion.web.common import (
     board_url,
     by_edit,
@@ -197,12 +197,8 @@ def _both(form: RoundForm) -> dict[str, list[str]]:
 
 
 def _doubles(form: RoundForm) -> bool:
-    """R17-15a, asked of the rules core while the form is filled in (games with a last card)."""
-    if not form.descriptor.get("last_card"):
-        return False
-    went_out = form["went_out"].data
-    named = went_out not in (None, "", NOBODY)
-    return doubles(went_out if named else None, form["last_discard"].data)
+    """Does what is typed so far multiply the round (R17-15a)? Asked of the game."""
+    return get_game(form.descriptor["id"]).multiplier(form.round_document()) > 1
 
 
 # --- Delete ----------------------------------------------------------------------------------

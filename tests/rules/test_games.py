@@ -128,3 +128,12 @@ def test_games_come_in_the_rulebooks_order_whichever_module_registered_first():
     finally:
         seam._REGISTRY.games.clear()
         seam._REGISTRY.games.update(saved)
+
+
+def test_R17_15a_the_form_asks_the_game_whether_a_round_doubles():
+    rummy17 = get_game("rummy17")
+    assert rummy17.multiplier({"went_out": "Anna", "last_discard": "k17"}) == 2
+    assert rummy17.multiplier({"went_out": "Anna", "last_discard": "K16"}) == 1
+    assert rummy17.multiplier({"went_out": None, "last_discard": "K17"}) == 1  # D17-5
+    assert rummy17.multiplier({"went_out": "Anna", "last_discard": "17"}) == 1  # unreadable
+    assert get_game("rummikub").multiplier({"went_out": "Anna"}) == 1

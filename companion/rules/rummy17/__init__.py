@@ -7,14 +7,14 @@ D17-8) and ``play`` (rulings during play, R17-8…R17-12).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import RUMMY17
 from ..game import Choice, Column, Count, Decision, Game, RoundOutcome, register_game
 from ..messages import N_
 from .bonus import BONUS_CARDS
-from .document import read_table, result_json
+from .document import doubles, read_table, result_json
 from .play import BONUS_DRAWN
 from .referee import check_rummy17_meld
 from .scoring import score_game
@@ -98,6 +98,12 @@ class Rummy17(Game):
         table = read_table(doc, names=names)
         result = score_game(table)
         return RoundOutcome(result_json(table, result), result.scores, ())
+
+    def multiplier(self, doc: Mapping[str, Any]) -> int:
+        """R17-15a: going out on a 17 doubles everything (asked while the form is filled)."""
+        went_out, last = doc.get("went_out"), doc.get("last_discard")
+        named = went_out if isinstance(went_out, str) else None
+        return 2 if doubles(named, last if isinstance(last, str) else None) else 1
 
     def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
         return {"rummy17": outcome.result["rummy17"]}
