@@ -17,11 +17,10 @@ from flask_babel import gettext as _
 
 from companion import store
 from companion.db import get_session
+from companion.i18n import translator
 from companion.models import Match
 from companion.rules import (
-    ENGLISH,
     EntryError,
-    Translator,
     check_meld,
     games,
     get_game,
@@ -48,11 +47,6 @@ register(
 
 #: The fields of ``POST /api/v1/matches``.
 MATCH_FIELDS = ("game", "players", "first_dealer", "games", "title")
-
-
-def translator() -> Translator:
-    """The language of API messages (English until the API is translated)."""
-    return ENGLISH
 
 
 def error(status: int, message: str, **fields: Any) -> tuple[Response, int]:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.catalogues import LANGUAGES
+from companion.catalogues import translator as catalogue
 from companion.rules import (
     ENGLISH,
     EntryError,
@@ -27,8 +29,6 @@ from companion.rules.messages import N_, register
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 
-#: The languages of the contract's ``--lang`` (English until the catalogues come).
-LANGUAGES = ("en", "hu", "de", "bg")
 DEFAULT_LANGUAGE = "en"
 LANG_ENV = "COMPANION_LANG"
 
@@ -52,12 +52,12 @@ register(
 
 
 def translator(lang: str) -> Translator:
-    """The catalogue for ``lang`` (one of ``LANGUAGES``); English words for every one so far."""
+    """The catalogue for ``lang`` (one of ``LANGUAGES``); anything else is bad input."""
     if lang not in LANGUAGES:
         raise EntryError(
             "cli-language", variable="--lang", value=lang, languages=", ".join(LANGUAGES)
         )
-    return ENGLISH  # the next issue loads companion/translations/<lang> here
+    return catalogue(lang)
 
 
 def _emit(payload: dict[str, Any]) -> None:

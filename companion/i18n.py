@@ -1,34 +1,90 @@
-"""Translations: every user-visible text goes through gettext (Flask-Babel); English for now."""
+"""The page's language: chosen once per request, the same for pages, API answers and sheets.
+
+Order: ``?lang=`` (a tap on the language switcher, then kept on the device in a cookie), the
+cookie, then the browser's ``Accept-Language``; English when none of them names a language
+the app speaks. Numbers and dates go through Babel's formatting for that language.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+from urllib.parse import urlencode
 
-from flask import Flask, current_app, has_request_context, request
-from flask_babel import Babel
+from flask import Flask, Response, g, has_request_context, request
+from flask_babel import Babel, format_datetime
 
-DEFAULT_LOCALE = "en"
+from companion import catalogues as numbers
+from companion.catalogues import DEFAULT, LANGUAGES, best
+from companion.catalogues import translator as catalogue
+from companion.rules import Translator
+
+COOKIE = "companion_lang"
+COOKIE_AGE = 60 * 60 * 24 * 400
+
+#: Each language's own name, for the switcher (never translated).
+NATIVE = {"en": "English", "hu": "Magyar", "de": "Deutsch", "bg": "Български"}
 
 
-def available_locales(app: Flask) -> list[str]:
-    """English plus every language with a compiled catalogue in companion/translations."""
-    found = {DEFAULT_LOCALE}
-    folder = Path(app.root_path) / "translations"
-    if folder.is_dir():
-        found.update(p.name for p in folder.iterdir() if (p / "LC_MESSAGES").is_dir())
-    return sorted(found)
+def chosen(value: object) -> str | None:
+    """A language the app speaks, or None."""
+    return value if isinstance(value, str) and value in LANGUAGES else None
 
 
-def select_locale() -> str | None:
-    """The best of the available languages for the browser's Accept-Language."""
+def select_locale() -> str:
+    """The request's language (see the module docstring)."""
     if not has_request_context():  # CLI commands and `companion serve` messages
-        return DEFAULT_LOCALE
-    return request.accept_languages.best_match(current_app.config["LANGUAGES"], DEFAULT_LOCALE)
+        return DEFAULT
+    if "lang" not in g:
+        g.lang = (
+            chosen(request.args.get("lang"))
+            or chosen(request.cookies.get(COOKIE))
+            or best(list(request.accept_languages))
+        )
+    return str(g.lang)
+
+
+def translator() -> Translator:
+    """The request's catalogue, for the rules core's, the store's and the sheets' messages."""
+    return catalogue(select_locale())
+
+
+def signed(n: int) -> str:
+    """A score with its sign in the page's language: ``+12``, ``-3``, ``0``."""
+    return numbers.signed(n, translator())
+
+
+def number(n: int) -> str:
+    """A figure or total in the page's language."""
+    return numbers.number(n, translator())
+
+
+def lang_url(lang: str) -> str:
+    """This page again in ``lang`` (the switcher's links), other query parameters kept."""
+    args = request.args.to_dict(flat=False)
+    args["lang"] = [lang]
+    return request.path + "?" + urlencode(args, doseq=True)
+
+
+def _remember(response: Response) -> Response:
+    """A language picked with ``?lang=`` stays the device's choice."""
+    lang = chosen(request.args.get("lang")) if has_request_context() else None
+    if lang and request.cookies.get(COOKIE) != lang:
+        response.set_cookie(COOKIE, lang, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    if has_request_context():
+        response.headers.add("Vary", "Accept-Language")
+        response.headers.setdefault("Content-Language", select_locale())
+    return response
 
 
 def init_app(app: Flask) -> None:
-    """Set up Flask-Babel with the languages the app has catalogues for."""
-    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
+    """Set up Flask-Babel over companion/translations and the language choice."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "UTC")
-    app.config.setdefault("LANGUAGES", available_locales(app))
+    app.config.setdefault("LANGUAGES", list(LANGUAGES))
     Babel(app, locale_selector=select_locale)
+    app.after_request(_remember)
+    app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["when"] = lambda value: format_datetime(value, "short")
+    app.jinja_env.globals["languages"] = NATIVE
+    app.jinja_env.globals["lang_url"] = lang_url
+    app.context_processor(lambda: {"html_lang": select_locale()})

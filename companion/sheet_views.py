@@ -9,12 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, send_file, url_for
-from flask_babel import get_translations
 from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
 from companion import store
 from companion.db import get_session
+from companion.i18n import translator
 from companion.models import Match
 from companion.rules import EntryError, Translator, games, get_game
 from companion.sheets import (
@@ -26,12 +26,6 @@ from companion.sheets import (
 )
 
 bp = Blueprint("sheets", __name__)
-
-
-def _translator() -> Translator:
-    """The request's language (Flask-Babel's catalogue: gettext and ngettext)."""
-    translations: Translator = get_translations()
-    return translations
 
 
 def _paper() -> str:
@@ -72,7 +66,7 @@ def _sheet(match: Match | None) -> Response:
     if match is None:
         abort(404)
     paper = _paper()
-    tr = _translator()
+    tr = translator()
     created = match.created if isinstance(match.created, datetime) else None
     pdf = match_sheet(
         store.as_document(match),
@@ -148,7 +142,7 @@ def blank() -> Response:
         players = [n.strip() for n in raw_names.split(",")]
         if count is not None and count != len(players):
             abort(400, description=_("players and names do not agree."))
-    tr = _translator()
+    tr = translator()
     try:
         pdf = blank_sheet(players, rounds, paper=paper, game=game.id, tr=tr)
     except EntryError as err:

@@ -7,8 +7,9 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from companion.forms import CheckForm
+from companion.i18n import translator
 from companion.rules import EntryError, check_meld, games, get_game
-from companion.web.common import descriptor, example_run, sentence, translator
+from companion.web.common import descriptor, example_run, sentence
 
 bp = Blueprint("tools", __name__)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import segno
 
+from companion.catalogues import number, signed
 from companion.rules import (
     ENGLISH,
     EntryError,
@@ -26,7 +27,7 @@ from companion.rules import (
     match_document,
 )
 
-from .render import check_paper, game_macros, number, render_pdf, short_labels, signed
+from .render import check_paper, game_macros, render_pdf, short_labels
 
 # Above this many characters a round's notes line uses the players' short labels.
 FULL_NAME_LINE = 110
@@ -82,7 +83,11 @@ def _named(value: object) -> int:
 
 
 def _rows(
-    game: Game, doc: Mapping[str, Any], result: Mapping[str, Any], names: Sequence[str]
+    game: Game,
+    doc: Mapping[str, Any],
+    result: Mapping[str, Any],
+    names: Sequence[str],
+    tr: Translator,
 ) -> list[RoundRow]:
     """Every played round as its game scores it, then the rounds still to come."""
     rows: list[RoundRow] = []
@@ -92,10 +97,10 @@ def _rows(
         lines = []
         for name in names:
             cells = [
-                signed(figures[name][c.key]) if not c.sign else number(figures[name][c.key])
+                signed(figures[name][c.key], tr) if not c.sign else number(figures[name][c.key], tr)
                 for c in game.columns
             ]
-            cells.append(number(line["totals"][name]))
+            cells.append(number(line["totals"][name], tr))
             lines.append(PlayerLine(tuple(cells), name in outcome.winners))
         rows.append(
             RoundRow(
@@ -154,7 +159,7 @@ def match_view(
         result = match_document(doc)
     game = get_game(result["game"])
     names = list(result["totals"])
-    rows = _rows(game, doc, result, names)
+    rows = _rows(game, doc, result, names, tr)
     labels = short_labels(names)
     across = len(names) * (len(game.columns) + 1)
     dense = across > ROOMY_COLUMNS or len(rows) > ROOMY_ROUNDS
@@ -186,10 +191,10 @@ def match_view(
         "planned": result.get("games"),
         "finished": result["finished"],
         "next": result.get("next"),
-        "end_bonus": {n: signed(v) for n, v in end_bonus.items()} if end_bonus else None,
-        "totals": {n: number(t) for n, t in result["totals"].items()},
+        "end_bonus": {n: signed(v, tr) for n, v in end_bonus.items()} if end_bonus else None,
+        "totals": {n: number(t, tr) for n, t in result["totals"].items()},
         "standings": [
-            {"rank": s["rank"], "name": s["name"], "total": number(s["total"])}
+            {"rank": s["rank"], "name": s["name"], "total": number(s["total"], tr)}
             for s in result["standings"]
         ],
         "decisions": [(d.rule, d.text) for d in game.decisions],

@@ -78,16 +78,6 @@ def short_labels(names: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def signed(n: int) -> str:
-    """A score as written on a sheet: ``+7``, ``−5`` (a real minus sign), ``0``."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
-def number(n: int) -> str:
-    """A figure or total: ``12``, ``−5``."""
-    return f"−{-n}" if n < 0 else str(n)
-
-
 def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> bytes:
     """Fill ``template`` in the table's language and draw it on ``paper`` as PDF bytes."""
     from weasyprint import HTML  # imported late: `companion score` should not pay for it

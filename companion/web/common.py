@@ -4,24 +4,19 @@ game's descriptor in the page's language, and placing entry problems next to the
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from flask import abort, url_for
-from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
 
 from companion import store
 from companion.db import get_session
 from companion.forms import RoundForm
+from companion.i18n import translator
 from companion.models import Match
 from companion.rules import Game, Problem, Translator, games, get_game
 
 FORM = "form"  # where a problem about no field in particular is shown: the top of the form
-
-
-def translator() -> Translator:
-    """The page language's catalogue, for the rules core's and the store's messages."""
-    return cast(Translator, get_translations())
 
 
 def sentence(text: str) -> str:
@@ -32,7 +27,6 @@ def sentence(text: str) -> str:
 def page_context() -> dict[str, Any]:
     """What every page template may use: the page language and the games' names."""
     return {
-        "html_lang": str(get_locale() or "en"),
         "game_names": {g.id: _(g.name) for g in games()},
     }
 

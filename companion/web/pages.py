@@ -26,6 +26,7 @@ from werkzeug.wrappers import Response
 from companion import store
 from companion.db import get_session
 from companion.forms import ConfirmForm, MatchForm
+from companion.i18n import translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
 from companion.web.common import (
@@ -38,7 +39,6 @@ from companion.web.common import (
     page_context,
     round_url,
     sentence,
-    translator,
 )
 
 bp = Blueprint("pages", __name__)
