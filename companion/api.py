@@ -24,6 +24,7 @@ from companion.rules import (
     check_meld,
     games,
     get_game,
+    localize,
     match_document,
     score_document,
 )
@@ -82,7 +83,7 @@ def _body() -> Any:
 
 def _answer(func: Callable[[Any], dict[str, Any]]) -> tuple[Response, int]:
     try:
-        return jsonify(func(_body())), 200
+        return jsonify(localize(func(_body()), translator())), 200
     except EntryError as err:
         return _problem(err, 422), 422
 

@@ -22,6 +22,7 @@ from companion.rules import (
     Translator,
     check_meld,
     games,
+    localize,
     match_document,
     score_document,
 )
@@ -83,7 +84,7 @@ def read_document(source: str) -> object:
 
 def _document_command(func: Callable[[object], dict[str, Any]]) -> Callable[..., int]:
     def run(args: argparse.Namespace) -> int:
-        _emit(func(read_document(args.file)))
+        _emit(localize(func(read_document(args.file)), args.tr))
         return EXIT_OK
 
     return run
@@ -91,7 +92,7 @@ def _document_command(func: Callable[[object], dict[str, Any]]) -> Callable[...,
 
 def _check(args: argparse.Namespace) -> int:
     verdict = check_meld(args.game, args.cards)
-    _emit(verdict)
+    _emit(localize(verdict, args.tr))
     return EXIT_OK if verdict["valid"] else EXIT_ILLEGAL
 
 

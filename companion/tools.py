@@ -8,7 +8,7 @@ from flask import Blueprint, render_template, request
 
 from companion.forms import CheckForm
 from companion.i18n import translator
-from companion.rules import EntryError, check_meld, games, get_game
+from companion.rules import EntryError, check_meld, games, get_game, localize
 from companion.web.common import descriptor, example_run, sentence
 
 bp = Blueprint("tools", __name__)
@@ -23,7 +23,7 @@ def check() -> str:
     if form.cards.data and form.validate():
         try:
             cards: list[object] = list(form.tokens())
-            verdict = check_meld(form.game.data, cards)
+            verdict = localize(check_meld(form.game.data, cards), translator())
         except EntryError as err:
             error = sentence(err.problems[0].message(translator()))
     decks = [descriptor(g) for g in games()]

@@ -9,7 +9,7 @@ through ``get_game(id)`` (``game.py``); problems come back as codes with paramet
 from .cards import DECKS, Card, Joker, parse_card
 from .errors import Collector, EntryError, Problem
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
-from .messages import ENGLISH, Translator, render
+from .messages import ENGLISH, Translator, localize, render
 from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
 from .rummy17.document import doubles, read_meld, read_table, result_json
 from .rummy17.melds import RUN, SET, Meld, analyse_meld
@@ -56,6 +56,7 @@ __all__ = [
     "games",
     "get_game",
     "left_of",
+    "localize",
     "match_document",
     "parse_card",
     "read_meld",

@@ -135,3 +135,22 @@ PLAYER_FIELDS = {
     "rack": N_("{player}'s rack: "),
     "melds": N_("{player}'s melds: "),
 }
+
+
+def localize(value: Any, tr: Translator) -> Any:
+    """A result or verdict with every ``reason`` said again through ``tr``.
+
+    Results carry each reason as a code with parameters beside its English words
+    (``reason_code``/``reason_params`` on awards and rulings, ``code``/``params`` on a
+    ``check`` verdict); ids, keys and numbers stay as they are.
+    """
+    if isinstance(value, list):
+        return [localize(v, tr) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: localize(v, tr) for k, v in value.items()}
+    if "reason_code" in out:
+        out["reason"] = render(out["reason_code"], out.get("reason_params") or {}, tr)
+    elif "reason" in out and isinstance(out.get("code"), str) and out["code"] in MESSAGES:
+        out["reason"] = render(out["code"], out.get("params") or {}, tr)
+    return out

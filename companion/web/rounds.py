@@ -29,8 +29,9 @@ from werkzeug.wrappers import Response
 from companion import store
 from companion.db import get_session
 from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
+from companion.i18n import translator
 from companion.models import Match
-from companion.rules import EntryError, get_game
+from companion.rules import EntryError, get_game, localize
 from companion.web.common import (
     board_url,
     by_edit,
@@ -83,7 +84,7 @@ def _breakdown(match: Match, number: int, *, editable: bool) -> str:
         info=info,
         doc=doc,
         game=desc,
-        score=game.score_round(doc, list(match.players)).result,
+        score=localize(game.score_round(doc, list(match.players)).result, translator()),
         held={p["name"]: p.get(desc["holding"]) for p in doc["players"]},
         editable=editable,
         **links(match, editable),
@@ -144,7 +145,7 @@ def _round_form(
             doc = form.round_document()
             try:
                 if "preview" in request.form:
-                    preview = game.score_round(doc, names).result
+                    preview = localize(game.score_round(doc, names).result, translator())
                 elif editing:
                     store.update_round(get_session(), match, number, doc, revision=form.based_on())
                 else:
