@@ -44,7 +44,15 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from companion.models import TITLE_LENGTH, Change, Match, Round, utcnow
-from companion.rules import ENGLISH, EntryError, Translator, get_game, left_of, match_document
+from companion.rules import (
+    ENGLISH,
+    EntryError,
+    Translator,
+    games,
+    get_game,
+    left_of,
+    match_document,
+)
 from companion.rules.errors import about
 from companion.rules.messages import MESSAGES, N_, NN_, register, render
 
@@ -112,7 +120,7 @@ register(
         "change-field": N_("{what}: {old} → {new}"),
         "value-none": N_("nobody"),
         "value-empty": N_("none"),
-        "value-count": N_("{key} {value}"),
+        "value-count": N_("{key}: {value}"),
         "value-points": NN_("{value} point", "{value} points", "value"),
     }
 )
@@ -520,6 +528,12 @@ def _describe_change(change: Mapping[str, Any], tr: Translator) -> str:
     return render(code, {k: v for k, v in values.items() if v is not None}, tr)
 
 
+def _count_label(key: str) -> str:
+    """A short form's count by the label its game gives it ("low" → "Cards 1–9")."""
+    labels = {c.key: c.label for game in games() for c in game.counts}
+    return labels.get(key, key)
+
+
 def _value_text(value: Any, tr: Translator) -> str:
     """A stored old/new value in words: cards as written, counts with their names."""
     if value is None:
@@ -530,7 +544,7 @@ def _value_text(value: Any, tr: Translator) -> str:
         return render("value-points", {"value": value["points"]}, tr)
     if isinstance(value, Mapping):
         return ", ".join(
-            render("value-count", {"key": tr.gettext(str(k)), "value": v}, tr)
+            render("value-count", {"key": tr.gettext(_count_label(str(k))), "value": v}, tr)
             for k, v in value.items()
         )
     return str(value)

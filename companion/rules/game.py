@@ -18,8 +18,8 @@ from .messages import N_, register
 
 register(
     {
-        "unknown-game": N_("unknown game {game!r}: the games are {games}"),
         "round-not-object": N_("a round must be a JSON object"),
+        "unknown-game": N_("unknown game {game!r}: the games are {games}"),
         "round-unknown-field": N_(
             "the round has an unknown field {key!r}; the fields are {fields}"
         ),

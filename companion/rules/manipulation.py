@@ -66,7 +66,7 @@ class Manipulation(Game):
     counts = (Count("points", N_("Points in hand"), 999),)
     endings = (
         Choice("knocked", N_("Who knocked?"), N_("Nobody knocked"), "MR-9"),
-        Choice("went_out", N_("Who went out?"), N_("Nobody went out"), "MR-14"),
+        Choice("went_out", N_("Who played all their cards?"), N_("Nobody went out"), "MR-14"),
     )
     first_seat = "dealer"
     first_seat_rule = "MR-1"
@@ -76,7 +76,7 @@ class Manipulation(Game):
     columns = (
         Column("hand_value", N_("Hand"), "-"),
         Column("undercut", N_("Undercut"), "+"),
-        Column("went_out_bonus", N_("Went out"), "+"),
+        Column("went_out_bonus", N_("Going out"), "+"),
         Column("score", N_("Score")),
     )
     round_keys = frozenset({"game", "players", "knocked", "went_out", "options"})

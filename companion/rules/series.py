@@ -16,7 +16,7 @@ from .seating import RoundLine, check_names, dealer_of, left_of, running, standi
 
 register(
     {
-        "not-object": N_("{what} must be a JSON object"),
+        "match-not-object": N_("a match must be a JSON object"),
         "match-unknown-field": N_(
             "the match has an unknown field {key!r}; the fields are {fields}"
         ),
@@ -40,15 +40,15 @@ register(
 MATCH_KEYS = frozenset({"game", "players", "first_dealer", "rounds", "options", "games", "title"})
 
 
-def _object(doc: object, what: str) -> Mapping[str, Any]:
+def _object(doc: object, code: str) -> Mapping[str, Any]:
     if not isinstance(doc, Mapping):
-        raise EntryError("not-object", what=what)
+        raise EntryError(code)
     return doc
 
 
 def score_document(doc: object) -> dict[str, Any]:
     """``companion score``: a round document of any game in, the contract's result out."""
-    doc = _object(doc, "a round")
+    doc = _object(doc, "round-not-object")
     return get_game(doc.get("game")).score_round(doc).result
 
 
@@ -66,7 +66,7 @@ def series_length(game: Game, doc: Mapping[str, Any], players: int) -> int | Non
 
 def match_document(doc: object) -> dict[str, Any]:
     """``companion match``: a match document in, the contract's result out."""
-    doc = _object(doc, "a match")
+    doc = _object(doc, "match-not-object")
     unknown = sorted(set(doc) - MATCH_KEYS)
     if unknown:
         raise EntryError(
@@ -104,7 +104,7 @@ def match_document(doc: object) -> dict[str, Any]:
         with about(round=number):
             if bonus is not None:
                 raise EntryError("series-ended", rule=game.series_rule, last=number - 1)
-            raw = _object(raw, "a round")
+            raw = _object(raw, "round-not-object")
             if raw.get("game", game.id) != game.id:
                 raise EntryError("round-other-game", other=raw.get("game"), game=game.id)
             outcomes.append(game.score_round(raw, seats))

@@ -85,19 +85,22 @@ def draft_key(match: Match, number: int | None) -> str:
 def descriptor(game: Game) -> dict[str, Any]:
     """``game.descriptor()`` with every word of the game (names, questions, labels) translated."""
     desc = game.descriptor()
-    desc["name"] = _(desc["name"])
-    desc["first_question"] = _(desc["first_question"])
-    for colour in desc["cards"]["colours"]:
-        colour["name"] = _(colour["name"])
-    for item in (*desc["counts"], *desc["columns"]):
-        item["label"] = _(item["label"])
-    for ending in desc["endings"]:
-        ending["question"] = _(ending["question"])
-        ending["nobody"] = _(ending["nobody"]) if ending["nobody"] else None
-    for card in desc.get("bonus_cards", {}).get("cards", []):
-        card["name"] = _(card["name"])
-        card["condition"] = _(card["condition"])
+    words = _words_of(desc)
+    for item, key in words:
+        text = item[key]  # a word the game marked with N_ (never a literal here)
+        item[key] = _(text) if text else text
     return desc
+
+
+def _words_of(desc: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """Where a descriptor holds words of the game: (the object, its key)."""
+    places: list[tuple[dict[str, Any], str]] = [(desc, "name"), (desc, "first_question")]
+    places += [(colour, "name") for colour in desc["cards"]["colours"]]
+    places += [(item, "label") for item in (*desc["counts"], *desc["columns"])]
+    places += [(e, k) for e in desc["endings"] for k in ("question", "nobody")]
+    cards = desc.get("bonus_cards", {}).get("cards", [])
+    places += [(card, k) for card in cards for k in ("name", "condition")]
+    return places
 
 
 def game_of(match: Match) -> Game:
