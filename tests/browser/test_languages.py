@@ -1,0 +1,94 @@
+"""Each language on a 390×844 phone: nothing wider than the screen, no clipped button."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from phone import follow, scroll_width, shot
+from support import load
+
+from companion.catalogues import translator
+from companion.rules import check_meld, render
+
+LANGUAGES = ("hu", "de", "bg")
+
+
+def _match(server: Any) -> str:
+    """A Rummy 17 match with one round, made over the matches API; its edit token."""
+    client = server.app.test_client()
+    doc = load("rummy17-round.json")
+    names = [p["name"] for p in doc["players"]]
+    created = client.post(
+        "/api/v1/matches", json={"game": "rummy17", "players": names, "first_dealer": names[0]}
+    )
+    assert created.status_code == 201, created.get_data(as_text=True)
+    edit = created.get_json()["edit"]
+    added = client.post(f"/api/v1/matches/{edit}/games", json=doc, headers={"If-Match": '"1"'})
+    assert added.status_code == 201, added.get_data(as_text=True)
+    return str(edit)
+
+
+def _clipped(page: Any) -> list[str]:
+    """Buttons and links styled as buttons whose words do not fit inside them."""
+    found: list[str] = page.evaluate(
+        """() => Array.from(document.querySelectorAll('button, .button, a.primary, th'))
+             .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+             .map(e => e.textContent.trim())"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_pages_fit_the_phone_in_every_language(server: Any, browser: Any, lang: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    page = context.new_page()
+    try:
+        edit = _match(server)
+        words = translator(lang)
+        for path, name in [
+            ("/", "home"),
+            ("/start/rummy17", "start"),
+            (f"/m/{edit}", "board"),
+            (f"/m/{edit}/rounds/1", "breakdown"),
+            (f"/m/{edit}/rounds/new", "form"),
+            ("/check?game=rummy17&cards=B5+B6+*R", "check"),
+        ]:
+            page.goto(server.url + path)  # Accept-Language: the phone's language
+            assert page.get_attribute("html", "lang") == lang, path
+            assert scroll_width(page) <= 390, (lang, path)
+            assert _clipped(page) == [], (lang, path)
+            shot(page, f"lang-{lang}-{name}")
+        board = page.goto(server.url + f"/m/{edit}")
+        assert board is not None
+        assert words.gettext("Scoreboard") in page.inner_text("main")
+        assert words.gettext("Scoreboard") != "Scoreboard"
+    finally:
+        context.close()
+
+
+def test_the_switcher_choice_stays_on_the_device(server: Any, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        assert page.get_attribute("html", "lang") == "en"
+        follow(page, "footer.langs a[hreflang=de]")
+        assert page.get_attribute("html", "lang") == "de"
+        page.goto(server.url + "/check")  # no ?lang= any more: the cookie remembers
+        assert page.get_attribute("html", "lang") == "de"
+        answer = json.loads(
+            page.evaluate(
+                """() => fetch('/api/v1/check', {method: 'POST',
+                     headers: {'Content-Type': 'application/json'},
+                     body: JSON.stringify({game: 'rummy17', cards: ['B5', 'B6', '*R']})})
+                   .then(r => r.text())"""
+            )
+        )
+        english = check_meld("rummy17", ["B5", "B6", "*R"])
+        assert answer["valid"] is False and answer["code"] == english["code"]
+        assert answer["reason"] == render(english["code"], english["params"], translator("de"))
+        assert answer["reason"] != english["reason"]
+    finally:
+        context.close()
