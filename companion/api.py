@@ -8,6 +8,7 @@ Error messages are rendered through ``translator()``: English until the API is t
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -43,6 +44,8 @@ register(
         ),
         "match-not-found": N_("there is no match at this link"),
         "game-not-found": N_("there is no game {game!r}; the games are {games}"),
+        "idempotency-key-invalid": N_("Idempotency-Key must be 1 to 64 visible ASCII characters"),
+        "idempotency-key-reused": N_("this Idempotency-Key was already used for another request"),
     }
 )
 
@@ -62,13 +65,71 @@ def _problem(err: EntryError, status: int, **extra: Any) -> Response:
     return response
 
 
+#: How deep a body may nest (a match document needs 5: match, rounds, round, players, melds).
+MAX_DEPTH = 16
+#: The largest whole number a body may hold (far above any score, count or round number).
+MAX_INT = 10**15
+
+
+class _Refused(ValueError):
+    """A body that is JSON text but no document: too deep, NaN, a lone surrogate, a NUL."""
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise _Refused(f"number {text[:20]} is too large")
+    return value
+
+
+def _bounded(text: str) -> int:
+    if len(text.lstrip("-")) > 16:
+        raise _Refused(f"number {text[:20]}… is too large")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not JSON")
+
+
+def _inspect(value: Any) -> None:
+    """Walk the parsed body (without recursion): depth, size of numbers, text we can store."""
+    todo: list[tuple[Any, int]] = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise _Refused(f"nested more than {MAX_DEPTH} deep")
+        if isinstance(item, dict):
+            todo += [(k, depth) for k in item]
+            todo += [(v, depth + 1) for v in item.values()]
+        elif isinstance(item, list):
+            todo += [(v, depth + 1) for v in item]
+        elif isinstance(item, str):
+            if "\x00" in item:
+                raise _Refused("text holds a NUL character")
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _Refused("text holds a lone surrogate") from None
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
+            raise _Refused("a number is too large")
+
+
 def _body() -> Any:
-    """The request body as JSON, whatever the Content-Type; 400 when it is not JSON."""
+    """The request body as JSON, whatever the Content-Type; 400 when it is not a JSON document
+    we can take: not UTF-8, not JSON, nested too deep, NaN or Infinity, numbers too large, or
+    text that cannot be stored (a NUL, a lone surrogate). Checked here, at the edge, so the
+    rules core and the database only ever see plain, bounded JSON."""
     raw = request.get_data(cache=True)
     try:
-        return json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         abort(400, description=_("The request body is not UTF-8 text."))
+    try:
+        body = json.loads(
+            text, parse_constant=_no_constant, parse_float=_finite, parse_int=_bounded
+        )
+        _inspect(body)
     except json.JSONDecodeError as err:
         abort(
             400,
@@ -79,6 +140,10 @@ def _body() -> Any:
                 col=err.colno,
             ),
         )
+    except (_Refused, RecursionError) as err:
+        reason = str(err) if isinstance(err, _Refused) else f"nested more than {MAX_DEPTH} deep"
+        abort(400, description=_("The request body cannot be read: %(reason)s.", reason=reason))
+    return body
 
 
 def _answer(func: Callable[[Any], dict[str, Any]]) -> tuple[Response, int]:
@@ -187,26 +252,69 @@ def _based_on(match: Match) -> int | None:
     return -1  # names no revision of ours: stale
 
 
+def _once(scope: str) -> store.Once | None:
+    """The request's ``Idempotency-Key`` in ``scope``, with a fingerprint of the request."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not store.IDEMPOTENCY_KEY.fullmatch(key):
+        raise EntryError("idempotency-key-invalid")
+    request_hash = hashlib.sha256(f"{request.method} {request.path}\n".encode())
+    request_hash.update(request.get_data(cache=True))
+    return store.Once(scope, key, request_hash.hexdigest())
+
+
+def _prior(once: store.Once | None) -> Match | None:
+    """The match a retry of this request already wrote; EntryError: the key names another."""
+    row = store.done(get_session(), once)
+    if row is None or once is None:
+        return None
+    if row.fingerprint != once.fingerprint:
+        raise EntryError("idempotency-key-reused")
+    return row.match
+
+
 def _write(
-    token: str, status: int, change: Callable[[Match, int | None], None], *, required: bool
+    token: str,
+    status: int,
+    change: Callable[[Match, int | None, store.Once | None], None],
+    *,
+    required: bool,
 ) -> Response:
-    """Run ``change`` on the match of an edit token and answer the match, or the error."""
+    """Run ``change`` on the match of an edit token and answer the match, or the error.
+
+    With an ``Idempotency-Key``, a retry of a write already done changes nothing and gets
+    the same answer as the first (the match as it is now).
+    """
     match = _editable(token)
     if match is None:
         return _not_found()
+    try:
+        once = _once(f"api:match:{match.id}")
+        prior = _prior(once)
+    except EntryError as refused:
+        return _problem(refused, 422)
+    if prior is not None:
+        return _match_response(prior, status)
     revision = _based_on(match)
     if revision is None and required:
         err = EntryError("if-match-required", revision=match.revision)
         return _problem(err, 428, revision=match.revision)
     try:
-        change(match, revision)
-    except store.StaleRevision as err:
+        change(match, revision, once)
+    except store.ConflictError as err:
+        try:
+            prior = _prior(once)
+        except EntryError as refused:  # a twin with this key and another body was first
+            return _problem(refused, 422)
+        if prior is not None:  # a twin of this request was stored first
+            return _match_response(prior, status)
+        if not isinstance(err, store.StaleRevision):
+            response = _problem(err, 409, revision=match.revision)
+            response.set_etag(str(match.revision))
+            return response
         response = _problem(err, 412, revision=err.revision)
         response.set_etag(str(err.revision))
-        return response
-    except store.ConflictError as err:
-        response = _problem(err, 409, revision=match.revision)
-        response.set_etag(str(match.revision))
         return response
     except store.RoundMissing as err:
         return _problem(err, 404)
@@ -220,15 +328,26 @@ def create_match() -> Response:
     """Start a match: ``{"game", "players", "first_dealer", "games"?, "title"?}`` → 201."""
     body = _body()
     try:
-        fields = _fields(body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}')
-        match = store.create_match(
-            get_session(),
-            game=fields.get("game"),  # type: ignore[arg-type]
-            players=fields.get("players"),  # type: ignore[arg-type]
-            first_dealer=fields.get("first_dealer"),  # type: ignore[arg-type]
-            games=fields.get("games"),
-            title=fields.get("title"),
-        )
+        once = _once("api:create")
+        match = _prior(once)
+        if match is None:
+            fields = _fields(
+                body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}'
+            )
+            try:
+                match = store.create_match(
+                    get_session(),
+                    game=fields.get("game"),  # type: ignore[arg-type]
+                    players=fields.get("players"),  # type: ignore[arg-type]
+                    first_dealer=fields.get("first_dealer"),  # type: ignore[arg-type]
+                    games=fields.get("games"),
+                    title=fields.get("title"),
+                    once=once,
+                )
+            except store.ConflictError:
+                match = _prior(once)  # a twin of this request was stored first
+                if match is None:
+                    raise
     except EntryError as err:
         return _problem(err, 422)
     response = _match_response(match, 201)
@@ -253,8 +372,8 @@ def read_match(token: str) -> Response:
 def add_round(token: str) -> Response:
     """Add the next round (a ``ROUND`` document) → 201 with the match."""
 
-    def change(match: Match, revision: int | None) -> None:
-        store.add_round(get_session(), match, _body(), revision=revision)
+    def change(match: Match, revision: int | None, once: store.Once | None) -> None:
+        store.add_round(get_session(), match, _body(), revision=revision, once=once)
 
     return _write(token, 201, change, required=False)
 
@@ -263,8 +382,8 @@ def add_round(token: str) -> Response:
 def replace_round(token: str, number: int) -> Response:
     """Replace round ``number`` → 200 with the match; needs ``If-Match``."""
 
-    def change(match: Match, revision: int | None) -> None:
-        store.update_round(get_session(), match, number, _body(), revision=revision)
+    def change(match: Match, revision: int | None, once: store.Once | None) -> None:
+        store.update_round(get_session(), match, number, _body(), revision=revision, once=once)
 
     return _write(token, 200, change, required=True)
 
@@ -273,8 +392,8 @@ def replace_round(token: str, number: int) -> Response:
 def delete_round(token: str, number: int) -> Response:
     """Delete round ``number`` → 200 with the match; needs ``If-Match``."""
 
-    def change(match: Match, revision: int | None) -> None:
-        store.delete_round(get_session(), match, number, revision=revision)
+    def change(match: Match, revision: int | None, once: store.Once | None) -> None:
+        store.delete_round(get_session(), match, number, revision=revision, once=once)
 
     return _write(token, 200, change, required=True)
 

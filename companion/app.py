@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import click
@@ -29,11 +31,33 @@ def _folder(name: str) -> str:
     return str(HERE.parent / name)
 
 
+#: A path segment that may be a link token: never written to a log.
+TOKEN_SEGMENT = re.compile(r"(?<=/)[A-Za-z0-9_-]{16,}")
+
+
+def redact(path: str) -> str:
+    """A request path as logs may show it: ``/m/<token>/sheet.pdf`` → ``/m/…/sheet.pdf``."""
+    return TOKEN_SEGMENT.sub("…", path)
+
+
+class Companion(Flask):
+    """The app: Flask, except that a logged error never shows a link token."""
+
+    def log_exception(
+        self,
+        exc_info: tuple[type, BaseException, TracebackType] | tuple[None, None, None],
+    ) -> None:
+        """Log an unhandled error with the path redacted (tokens are in the path)."""
+        self.logger.error(
+            "Exception on %s [%s]", redact(request.path), request.method, exc_info=exc_info
+        )
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``test_config`` overrides the configuration (and the environment)."""
     test_config = dict(test_config or {})
     instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("COMPANION_INSTANCE_PATH")
-    app = Flask(
+    app = Companion(
         "companion",  # instance folder: instance/ in a checkout, <prefix>/var/companion-instance
         template_folder=_folder("templates"),
         static_folder=_folder("static"),

@@ -38,6 +38,8 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         kwargs.setdefault("connect_args", {"check_same_thread": False})
     else:
         kwargs.setdefault("pool_pre_ping", True)
+    # A database error's message never shows the values sent (link tokens among them).
+    kwargs.setdefault("hide_parameters", True)
     # Names stay readable in the database ("Béla", not an escaped "B\u00e9la").
     kwargs.setdefault("json_serializer", partial(json.dumps, ensure_ascii=False))
     engine = create_engine(url, **kwargs)

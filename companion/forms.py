@@ -14,8 +14,11 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from flask import abort, request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.form import SUBMIT_METHODS, _Auto
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     Field,
     FieldList,
@@ -34,6 +37,7 @@ from wtforms.validators import Length, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from companion.rules import Game, games, get_game
+from companion.store import Once, form_once, new_key
 
 MAX_GAMES = 60
 NOBODY = "-"  # the answer of an ending nobody reached: the pile or pool ran out, no knock
@@ -45,23 +49,72 @@ def max_seats() -> int:
     return max(g.seats[1] for g in games())
 
 
-class RevisionForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF has no type hints
-    """A form that changes a match: the CSRF token and the revision it was based on."""
+#: A field name the forms could have: a list index has at most 3 ASCII digits.
+FIELD_NAME = re.compile(r"[A-Za-z_]+(?:-(?:[0-9]{1,3}|[A-Za-z_]+))*")
+#: A whole number as a form sends it: ASCII digits only ("²".isdigit() is True), bounded.
+WHOLE = re.compile(r"[0-9]{1,9}")
+
+
+def posted() -> MultiDict[str, str] | None:
+    """What a form post sent, checked at the edge: text fields only, names a form could have.
+
+    Flask-WTF would also hand the forms uploaded files (a file where text is expected) and a
+    JSON body; a field name with a huge list index would make WTForms' ``FieldList`` fail.
+    Such parts are left out, as if they had not been sent. A NUL character (which no one
+    types, and PostgreSQL cannot store) refuses the whole post.
+    """
+    if request.method not in SUBMIT_METHODS:
+        return None
+    out: MultiDict[str, str] = MultiDict()
+    for name, value in request.form.items(multi=True):
+        if "\x00" in value:
+            abort(400)
+        if len(name) <= 64 and FIELD_NAME.fullmatch(name):
+            out.add(name, value)
+    return out
+
+
+def _sent(field: Field) -> str | None:
+    """What the post sent for ``field`` (not its default: a key made just now is no key)."""
+    raw = getattr(field, "raw_data", None)
+    return str(raw[0]) if raw else None
+
+
+class PostedForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF has no type hints
+    """Every posted form of the app: what it reads is ``posted()``."""
+
+    class Meta:
+        def wrap_formdata(self, form: Any, formdata: Any) -> Any:
+            if formdata is _Auto:
+                return posted()
+            return formdata
+
+
+class RevisionForm(PostedForm):
+    """A form that changes a match: the CSRF token, the revision it was based on, and a key
+    that makes saving it twice (a double tap, a form sent again) save it once."""
 
     revision = HiddenField()
+    key = HiddenField(default=new_key)
 
     def based_on(self) -> int | None:
         """The match revision the page was loaded at (None when not sent: no check)."""
         raw = (self.revision.data or "").strip()
-        return int(raw) if raw.isdigit() else None
+        return int(raw) if WHOLE.fullmatch(raw) else None
+
+    def once(self, scope: str) -> Once | None:
+        """This post's idempotency key in ``scope`` (None when the page sent none)."""
+        return form_once(_sent(self.key), scope)
 
 
 class ConfirmForm(RevisionForm):
     """Confirm a deletion, lengthen or rematch: only the CSRF token and the revision."""
 
 
-class MatchForm(FlaskForm):  # type: ignore[misc]
+class MatchForm(PostedForm):
     """Start a match of one game: names in seat order, who deals or starts, how many rounds."""
+
+    key = HiddenField(default=new_key)
 
     names = FieldList(StringField(validators=[Optional(), Length(max=40)]), min_entries=2)
     first = RadioField(_l("First"), choices=[], validate_choice=False)
@@ -96,6 +149,10 @@ class MatchForm(FlaskForm):  # type: ignore[misc]
     def named_seats(self) -> list[int]:
         """The seats with a name typed in (for picking one at random)."""
         return [i for i, entry in enumerate(self.names) if (entry.data or "").strip()]
+
+    def once(self, scope: str) -> Once | None:
+        """This post's idempotency key in ``scope`` (None when the page sent none)."""
+        return form_once(_sent(self.key), scope)
 
 
 class MultiCheckboxField(SelectMultipleField):  # type: ignore[misc]

@@ -119,3 +119,36 @@ class Change(SQLModel, table=True):
     params: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
 
     match: Match | None = Relationship(back_populates="changes")
+
+
+KEY_LENGTH = 64
+SCOPE_LENGTH = 60
+
+
+class IdempotencyKey(SQLModel, table=True):
+    """A write that was done once: a form's or an API client's key, in the scope it names.
+
+    ``scope`` says which write (``form:round-add:12``, ``api:create``); the unique
+    (scope, key) lets only one of two writes with the same key commit, and the second
+    answers like the first, from ``match_id`` (the match written or created) and ``number``
+    (the round). ``fingerprint`` is a hash of an API request's body: the same key with
+    another body is refused.
+    """
+
+    __tablename__ = "idempotency_key"
+    __table_args__ = (UniqueConstraint("scope", "key", name="uq_idempotency_key_scope_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    scope: str = Field(max_length=SCOPE_LENGTH)
+    key: str = Field(max_length=KEY_LENGTH)
+    fingerprint: str = Field(default="", max_length=64)
+    # None only until the match it is added to is flushed (set through ``match``).
+    match_id: int | None = Field(
+        default=None, foreign_key="match.id", index=True, ondelete="CASCADE", nullable=False
+    )
+    number: int | None = None
+    created: datetime = _when()
+
+    match: Match | None = Relationship(
+        sa_relationship_kwargs={"cascade": "save-update, merge", "lazy": "joined"}
+    )

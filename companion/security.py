@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from flask_wtf.csrf import CSRFError
 
 SECRET_FILE = "secret_key"
 
@@ -57,11 +59,53 @@ def secret_key(instance_path: str | Path) -> str:
     return key
 
 
+#: Endpoints no edit token ever reaches (read-only links, games, referee, blank sheets):
+#: the only ones a browser or proxy may keep a copy of. Everything else is ``no-store``.
+TOKEN_FREE = frozenset(
+    {
+        "static",
+        "pages.view",
+        "rounds.view",
+        "sheets.view_sheet",
+        "sheets.blank",
+        "api.match_json_view",
+        "api.game_list",
+        "api.game_descriptor",
+        "tools.check",
+        "tools.blank",
+    }
+)
+
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
 def add_headers(response: Response) -> Response:
-    """Set the security headers on every response (a view may set its own first)."""
+    """Set the security headers on every response (a view may set its own first); no copy
+    is kept anywhere of a response an edit token may have reached (the token is in the URL,
+    the page's links or the JSON): ``Cache-Control: no-store``."""
     for name, value in HEADERS.items():
         response.headers.setdefault(name, value)
+    if request.endpoint not in TOKEN_FREE:
+        response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def same_origin() -> None:
+    """Refuse a form post sent from another site, even with a valid CSRF token.
+
+    A browser names the page a post comes from in ``Origin``; it must be this host
+    (``null``, sent from sandboxed or privacy-sensitive places, is not). Posts without
+    ``Origin`` (older browsers, scripts) rely on the CSRF token alone. The JSON API uses no
+    cookies and is not checked. Only the host is compared: behind a proxy that ends TLS the
+    app may see http where the browser saw https.
+    """
+    if request.method not in WRITES or request.blueprint == "api":
+        return
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return
+    if urlsplit(origin).netloc.lower() != request.host.lower():
+        raise CSRFError("The form was sent from another site.")
 
 
 def init_app(app: Flask) -> None:
@@ -72,3 +116,4 @@ def init_app(app: Flask) -> None:
     # COMPANION_SECRET_KEY=12345 arrives as a number through from_prefixed_env.
     app.config["SECRET_KEY"] = key if isinstance(key, str | bytes) else str(key)
     app.after_request(add_headers)
+    app.before_request(same_origin)

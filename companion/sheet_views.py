@@ -27,6 +27,8 @@ from companion.sheets import (
 
 bp = Blueprint("sheets", __name__)
 
+WHOLE = re.compile(r"[0-9]{1,9}")
+
 
 def _paper() -> str:
     paper = request.args.get("paper", "a4").strip().lower()
@@ -45,7 +47,7 @@ def _pdf(data: bytes, name: str) -> Response:
     response = send_file(
         io.BytesIO(data), mimetype="application/pdf", download_name=name, as_attachment=False
     )
-    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Cache-Control"] = "private, no-cache"  # no-store where an edit link led
     return response
 
 
@@ -99,7 +101,8 @@ def _whole(name: str, low: int, high: int, default: int | None) -> int | None:
     raw = request.args.get(name, "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    # ASCII digits only: "²".isdigit() is True, and int() of 5,000 digits fails.
+    if not WHOLE.fullmatch(raw) or not low <= int(raw) <= high:
         abort(
             400,
             description=_(

@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from sqlalchemy import Table, update
@@ -43,7 +45,15 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from companion.models import TITLE_LENGTH, Change, Match, Round, utcnow
+from companion.models import (
+    KEY_LENGTH,
+    TITLE_LENGTH,
+    Change,
+    IdempotencyKey,
+    Match,
+    Round,
+    utcnow,
+)
 from companion.rules import (
     ENGLISH,
     EntryError,
@@ -150,6 +160,79 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+#: What a link token, or a device cookie, can look like (anything else finds nothing).
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _token(token: object) -> bool:
+    return isinstance(token, str) and TOKEN.fullmatch(token) is not None
+
+
+# --- doing a write once -------------------------------------------------------------------
+
+#: An idempotency key as a client may choose it: visible ASCII, 1 to 64 characters.
+IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{KEY_LENGTH}}}")
+
+
+@dataclass(frozen=True)
+class Once:
+    """An idempotency key: of all writes with this key in this scope, one is stored.
+
+    ``scope`` names the write (``form:round-add:<match id>``, ``api:create``), so a key is
+    never shared between two kinds of write or two matches; ``fingerprint`` (a hash of the
+    request) tells a retry from another request that reuses the key.
+    """
+
+    scope: str
+    key: str
+    fingerprint: str = ""
+
+
+def new_key() -> str:
+    """A fresh idempotency key for a form (128 random bits)."""
+    return secrets.token_urlsafe(16)
+
+
+def form_once(key: object, scope: str) -> Once | None:
+    """A form's idempotency key in ``scope``; None when the form sent none (or nonsense)."""
+    if isinstance(key, str) and TOKEN.fullmatch(key):
+        return Once(scope, key)
+    return None
+
+
+def done(session: Session, once: Once | None) -> IdempotencyKey | None:
+    """The write already stored with this key in this scope, or None."""
+    if once is None:
+        return None
+    query = select(IdempotencyKey).where(
+        IdempotencyKey.scope == once.scope, IdempotencyKey.key == once.key
+    )
+    return session.exec(query).first()
+
+
+def _remember(session: Session, once: Once | None, match: Match, number: int | None = None) -> None:
+    """Store the key with the write (same transaction: both are stored, or neither)."""
+    if once is not None:
+        session.add(
+            IdempotencyKey(
+                scope=once.scope,
+                key=once.key,
+                fingerprint=once.fingerprint,
+                match=match,
+                number=number,
+            )
+        )
+
+
+def _commit(session: Session) -> None:
+    """Commit a new match; a key stored meanwhile by a twin request is a conflict."""
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise ConflictError() from None
+
+
 def _plain(doc: object) -> Any:
     """A deep copy that is certainly plain JSON (what the JSON column can store)."""
     try:
@@ -174,21 +257,21 @@ def _title(title: object) -> str | None:
 
 def get_by_edit_token(session: Session, token: str) -> Match | None:
     """The match whose edit link has this token, or None."""
-    if not token:
+    if not _token(token):
         return None
     return session.exec(select(Match).where(Match.edit_token == token)).first()
 
 
 def get_by_view_token(session: Session, token: str) -> Match | None:
     """The match whose read-only link has this token, or None."""
-    if not token:
+    if not _token(token):
         return None
     return session.exec(select(Match).where(Match.view_token == token)).first()
 
 
 def matches_for_device(session: Session, device: str) -> list[Match]:
     """The matches started on this device, newest first."""
-    if not device:
+    if not _token(device):
         return []
     query = (
         select(Match)
@@ -335,6 +418,7 @@ def create_match(
     games: int | None,
     title: str | None = None,
     device: str | None = None,
+    once: Once | None = None,
 ) -> Match:
     """Start a match of ``game``: names in seat order (clockwise), the first dealer, its length.
 
@@ -367,11 +451,14 @@ def create_match(
     )
     session.add(match)
     _started(session, match, "match-started", seats, first_dealer, match.games)
-    session.commit()
+    _remember(session, once, match)
+    _commit(session)
     return match
 
 
-def rematch(session: Session, match: Match, *, device: str | None = None) -> Match:
+def rematch(
+    session: Session, match: Match, *, device: str | None = None, once: Once | None = None
+) -> Match:
     """A new match at the same table: same game, seats and length; the next player deals first."""
     seats = list(match.players)
     again = Match(
@@ -388,12 +475,18 @@ def rematch(session: Session, match: Match, *, device: str | None = None) -> Mat
     _check(again, [])
     session.add(again)
     _started(session, again, "rematch-started", seats, again.first_dealer, again.games)
-    session.commit()
+    _remember(session, once, again)
+    _commit(session)
     return again
 
 
 def add_round(
-    session: Session, match: Match, doc: dict[str, Any], *, revision: int | None = None
+    session: Session,
+    match: Match,
+    doc: dict[str, Any],
+    *,
+    revision: int | None = None,
+    once: Once | None = None,
 ) -> None:
     """Check and store the next round of the match, dealt by ``next_dealer``.
 
@@ -410,6 +503,7 @@ def add_round(
     with _writing(session, match, revision):
         session.add(Round(match=match, number=number, dealer=dealer, document=round_doc))
         _record(session, match, "round-added", number=number)
+        _remember(session, once, match, number)
 
 
 def update_round(
@@ -419,6 +513,7 @@ def update_round(
     doc: dict[str, Any],
     *,
     revision: int | None = None,
+    once: Once | None = None,
 ) -> None:
     """Check and store a corrected round ``number``; the history keeps old and new values.
 
@@ -441,10 +536,16 @@ def update_round(
             _record(session, match, "round-edited", number=number, changes=changes)
         else:
             _record(session, match, "round-unchanged", number=number)
+        _remember(session, once, match, number)
 
 
 def delete_round(
-    session: Session, match: Match, number: int, *, revision: int | None = None
+    session: Session,
+    match: Match,
+    number: int,
+    *,
+    revision: int | None = None,
+    once: Once | None = None,
 ) -> None:
     """Delete round ``number``; the later rounds move up one number and keep their dealers.
 
@@ -469,9 +570,17 @@ def delete_round(
             session.add(moved)
             session.flush()
         _record(session, match, code, number=number, **extra)
+        _remember(session, once, match, number)
 
 
-def lengthen(session: Session, match: Match, *, by: int = 1, revision: int | None = None) -> None:
+def lengthen(
+    session: Session,
+    match: Match,
+    *,
+    by: int = 1,
+    revision: int | None = None,
+    once: Once | None = None,
+) -> None:
     """Add ``by`` rounds to the series (refused for a game played to a target, MR-16).
 
     :raises StaleRevision, ConflictError, EntryError: nothing changed.
@@ -490,6 +599,7 @@ def lengthen(session: Session, match: Match, *, by: int = 1, revision: int | Non
         match.games = old + by
         session.add(match)
         _record(session, match, "match-lengthened", old=old, new=old + by)
+        _remember(session, once, match)
 
 
 # --- history ------------------------------------------------------------------------------

@@ -49,7 +49,9 @@ DEVICE_MAX_AGE = 60 * 60 * 24 * 400  # about the longest a browser keeps a cooki
 
 
 def _device() -> str:
-    return request.cookies.get(DEVICE_COOKIE, "")
+    """This device's cookie; one that no token could be (a NUL, say) counts as none."""
+    device = request.cookies.get(DEVICE_COOKIE, "")
+    return device if store.TOKEN.fullmatch(device) else ""
 
 
 def _remember_device(response: Response, device: str) -> Response:
@@ -96,6 +98,8 @@ def start(game_id: str) -> Response | tuple[str, int]:
                 form.first.data = str(secrets.choice(seats))
             else:
                 form.form_errors.append(_("Type the names first, then pick at random."))
+        elif (prior := store.done(get_session(), form.once(START))) is not None:
+            return _started(prior.match)  # a double tap, or the form sent again
         elif form.validate():
             created = _create(game, form)
             if created is not None:
@@ -105,6 +109,16 @@ def start(game_id: str) -> Response | tuple[str, int]:
             status = 422
     page = render_template("start.html", form=form, game=descriptor(game), rules=game)
     return page, status
+
+
+START = "form:start"
+
+
+def _started(match: Match | None) -> Response:
+    """Where starting a match leads: its scoreboard, on a device that remembers it."""
+    assert match is not None
+    response = redirect(url_for(".scoreboard", edit=match.edit_token))
+    return _remember_device(response, match.device) if match.device else response
 
 
 def _create(game: Game, form: MatchForm) -> Response | None:
@@ -124,12 +138,17 @@ def _create(game: Game, form: MatchForm) -> Response | None:
             games=form.games.data,
             title=form.title.data or None,
             device=device,
+            once=form.once(START),
         )
+    except store.ConflictError:
+        prior = store.done(get_session(), form.once(START))
+        if prior is None:
+            raise
+        return _started(prior.match)  # the twin of this post was stored first
     except EntryError as err:
         _place_start_error(form, err)
         return None
-    response = redirect(url_for(".scoreboard", edit=match.edit_token))
-    return _remember_device(response, device)
+    return _started(match)
 
 
 def _place_start_error(form: MatchForm, err: EntryError) -> None:
@@ -200,15 +219,21 @@ def lengthen(edit: str) -> Response | tuple[str, int]:
     form = ConfirmForm()
     if not form.validate():
         abort(400)
+    once = form.once(f"form:lengthen:{match.id}")
+    lengthened = redirect(url_for("rounds.new", edit=edit))
+    if store.done(get_session(), once):
+        return lengthened  # a double tap, or the form sent again
     try:
-        store.lengthen(get_session(), match, revision=form.based_on())
-    except store.StaleRevision:
+        store.lengthen(get_session(), match, revision=form.based_on(), once=once)
+    except store.ConflictError:
+        if store.done(get_session(), once):
+            return lengthened
         return _changed(match, form.based_on())
     except EntryError as err:
         flash(sentence(err.problems[0].message(translator())))
         return redirect(url_for(".scoreboard", edit=edit))
     flash(_("One more round: the match now has %(n)s rounds.", n=match.games))
-    return redirect(url_for("rounds.new", edit=edit))
+    return lengthened
 
 
 @bp.post("/m/<edit>/rematch")
@@ -218,11 +243,20 @@ def rematch(edit: str) -> Response:
     form = ConfirmForm()
     if not form.validate():
         abort(400)
+    once = form.once(f"form:rematch:{match.id}")
+    prior = store.done(get_session(), once)
+    if prior is not None:
+        return _started(prior.match)  # a double tap, or the form sent again
     device = _device() or secrets.token_urlsafe(24)
-    again = store.rematch(get_session(), match, device=device)
+    try:
+        again = store.rematch(get_session(), match, device=device, once=once)
+    except store.ConflictError:
+        prior = store.done(get_session(), once)
+        if prior is None:
+            raise
+        return _started(prior.match)
     flash(_("Rematch started. The old match keeps its own links."))
-    response = redirect(url_for(".scoreboard", edit=again.edit_token))
-    return _remember_device(response, device)
+    return _started(again)
 
 
 def _changed(match: Match, revision: int | None) -> tuple[str, int]:

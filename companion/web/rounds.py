@@ -98,6 +98,9 @@ def _breakdown(match: Match, number: int, *, editable: bool) -> str:
 def new(edit: str) -> Response | tuple[str | Response, int]:
     """Enter the next round: who deals and starts, then the round in the game's own terms."""
     match = by_edit(edit)
+    replayed = _replayed(match, None)
+    if replayed is not None:
+        return replayed
     upcoming = store.result(match).get("next")
     if upcoming is None:
         flash(_("The match is over: no further round can be entered."))
@@ -109,7 +112,33 @@ def new(edit: str) -> Response | tuple[str | Response, int]:
 def edit(edit: str, number: int) -> Response | tuple[str | Response, int]:
     """Correct an earlier round: the same form, filled in with what was entered."""
     match = by_edit(edit)
+    replayed = _replayed(match, number)
+    if replayed is not None:
+        return replayed
     return _round_form(match, number, _round_info(match, number), editing=True)
+
+
+def _scope(match: Match, number: int | None, what: str = "") -> str:
+    """Where a round form's idempotency key counts: adding to, or changing round N of, a match."""
+    if number is None:
+        return f"form:round-add:{match.id}"
+    return f"form:round-{what or 'edit'}:{match.id}:{number}"
+
+
+def _replayed(match: Match, number: int | None) -> Response | None:
+    """The answer to a save already stored with this form's key (a double tap, a resend)."""
+    if request.method != "POST" or {"preview", "notice", "draw"} & set(request.form):
+        return None
+    once = store.form_once(request.form.get("key"), _scope(match, number))
+    prior = store.done(get_session(), once)
+    return None if prior is None else _saved(match, prior.number, editing=number is not None)
+
+
+def _saved(match: Match, number: int | None, *, editing: bool) -> Response:
+    """Saved: the scoreboard, and the form's draft on this device can go."""
+    flash(_("Round %(n)s saved.", n=number))
+    session["clear_draft"] = draft_key(match, number if editing else None)
+    return redirect(url_for("pages.scoreboard", edit=match.edit_token))
 
 
 def _wants_json() -> bool:
@@ -143,23 +172,30 @@ def _round_form(
         placed = merge(form.fields_with_errors(), _both(form))
         if not placed:
             doc = form.round_document()
+            once = form.once(_scope(match, number if editing else None))
             try:
                 if "preview" in request.form:
                     preview = localize(game.score_round(doc, names).result, translator())
                 elif editing:
-                    store.update_round(get_session(), match, number, doc, revision=form.based_on())
+                    store.update_round(
+                        get_session(), match, number, doc, revision=form.based_on(), once=once
+                    )
                 else:
-                    store.add_round(get_session(), match, doc, revision=form.based_on())
-            except store.StaleRevision:
-                conflict = changed_since(match, form.based_on())
-                form.revision.data = str(match.revision)  # seen now: saving again goes through
+                    store.add_round(get_session(), match, doc, revision=form.based_on(), once=once)
+            except store.ConflictError as err:
+                prior = store.done(get_session(), once)
+                if prior is not None:  # the twin of this post was stored first
+                    return _saved(match, prior.number, editing=editing)
+                if isinstance(err, store.StaleRevision):
+                    conflict = changed_since(match, form.based_on())
+                    form.revision.data = str(match.revision)  # seen now: saving again goes through
+                else:
+                    placed = place(err.problems, form)
             except EntryError as err:
                 placed = place(err.problems, form)
             else:
                 if preview is None:
-                    flash(_("Round %(n)s saved.", n=number))
-                    session["clear_draft"] = draft_key(match, number if editing else None)
-                    return redirect(url_for("pages.scoreboard", edit=match.edit_token))
+                    return _saved(match, number, editing=editing)
         if placed:
             status = 422
         elif conflict is not None:
@@ -209,6 +245,10 @@ def _doubles(form: RoundForm) -> bool:
 def delete(edit: str, number: int) -> Response | tuple[str, int]:
     """Ask first (GET), then delete the round (POST); later rounds move up one number."""
     match = by_edit(edit)
+    once = store.form_once(request.form.get("key"), _scope(match, number, "delete"))
+    if request.method == "POST" and store.done(get_session(), once) is not None:
+        flash(_("Round %(n)s deleted.", n=number))  # a double tap, or the form sent again
+        return redirect(url_for("pages.scoreboard", edit=edit))
     info = _round_info(match, number)
     form = ConfirmForm()
     conflict = None
@@ -217,8 +257,11 @@ def delete(edit: str, number: int) -> Response | tuple[str, int]:
         form.revision.data = str(match.revision)
     elif form.validate():
         try:
-            store.delete_round(get_session(), match, number, revision=form.based_on())
+            store.delete_round(get_session(), match, number, revision=form.based_on(), once=once)
         except store.StaleRevision:
+            if store.done(get_session(), once) is not None:  # the twin of this post was first
+                flash(_("Round %(n)s deleted.", n=number))
+                return redirect(url_for("pages.scoreboard", edit=edit))
             conflict = changed_since(match, form.based_on())
             form.revision.data = str(match.revision)
             status = 409

@@ -263,7 +263,7 @@ def _read_bonus_cards(raw: object) -> tuple[str, ...]:
     out: list[str] = []
     twice: set[str] = set()
     for card in raw if isinstance(raw, list) else []:
-        key = card.strip().lower() if isinstance(card, str) else card
+        key = card.strip().lower() if isinstance(card, str) else None  # a list, say
         if key not in BONUS_CARDS:
             problems.add(
                 EntryError(
