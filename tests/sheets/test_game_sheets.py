@@ -153,7 +153,7 @@ def test_blank_rows_one_per_player_or_eight_towards_150() -> None:
     got = text(blank_sheet(3, game="rummikub"))
     assert re.search(r"\b3 Starts\b", got) and not re.search(r"\b4 Starts\b", got)
     got = text(blank_sheet(3, game="manipulation"))
-    assert "8 Dealer Who knocked? Who went out?" in got and "9 Dealer" not in got
+    assert "8 Dealer Who knocked? Who played all their cards?" in got and "9 Dealer" not in got
     assert "End bonus" in got
 
 
@@ -177,4 +177,4 @@ def test_manipulation_reference_values_knock_undercut_going_out_and_150() -> Non
     assert f"+{mr.WENT_OUT_BONUS} to a winner with no cards left" in got  # MR-14
     assert f"someone has {mr.TARGET} or more {mr.TARGET}" in got  # MR-16
     assert f"+{mr.TARGET_BONUS}" in got and f"+{mr.ROUND_WON_BONUS}" in got
-    assert "H Hand · U Undercut · W Went out · S Score · Σ Total" in got
+    assert "H Hand · U Undercut · G Going out · S Score · Σ Total" in got
