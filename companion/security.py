@@ -1,6 +1,7 @@
 """Secrets and response headers: the secret key, and a strict Content-Security-Policy.
 
-Link tokens travel in URLs, so no page may leak its address to another site (no-referrer),
+Link tokens travel in URLs, so no page may leak its address to another site (a referrer is
+sent only within the app: same-origin),
 and no script or style may come from anywhere but the app itself.
 """
 
@@ -32,7 +33,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
 
@@ -93,8 +94,9 @@ def add_headers(response: Response) -> Response:
 def same_origin() -> None:
     """Refuse a form post sent from another site, even with a valid CSRF token.
 
-    A browser names the page a post comes from in ``Origin``; it must be this host
-    (``null``, sent from sandboxed or privacy-sensitive places, is not). Posts without
+    A browser names the page a post comes from in ``Origin``; it must be this host.
+    ``null`` (sandboxed or privacy-sensitive places) passes only when the browser itself
+    says the post is same-origin (``Sec-Fetch-Site``, which no page can set). Posts without
     ``Origin`` (older browsers, scripts) rely on the CSRF token alone. The JSON API uses no
     cookies and is not checked. Only the host is compared: behind a proxy that ends TLS the
     app may see http where the browser saw https.
@@ -103,6 +105,8 @@ def same_origin() -> None:
         return
     origin = request.headers.get("Origin")
     if origin is None:
+        return
+    if origin == "null" and request.headers.get("Sec-Fetch-Site") == "same-origin":
         return
     if urlsplit(origin).netloc.lower() != request.host.lower():
         raise CSRFError("The form was sent from another site.")

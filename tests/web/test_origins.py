@@ -41,11 +41,16 @@ def test_a_valid_token_from_another_origin_is_refused(csrf_app, match, origin):
         assert len(store.get_by_edit_token(get_session(), match.edit_token).rounds) == 1
 
 
-@pytest.mark.parametrize("origin", [None, "http://localhost"])
-def test_same_origin_or_no_origin_is_accepted(csrf_app, match, origin):
+@pytest.mark.parametrize(
+    ("origin", "site"), [(None, None), ("http://localhost", None), ("null", "same-origin")]
+)
+def test_same_origin_or_no_origin_is_accepted(csrf_app, match, origin, site):
+    """``null`` passes when the browser says same-origin (Sec-Fetch-Site; pages cannot set it)."""
     client = csrf_app.test_client()
     form = token_and_form(client, f"/m/{match.edit_token}/rounds/1/delete")
     headers = {"Origin": origin} if origin else {}
+    if site:
+        headers["Sec-Fetch-Site"] = site
     response = client.post(f"/m/{match.edit_token}/rounds/1/delete", data=form, headers=headers)
     assert response.status_code == 302
 
