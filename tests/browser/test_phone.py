@@ -160,3 +160,15 @@ def test_a_round_can_be_entered_without_javascript(server: Any, browser: Any) ->
     assert page.url == f"{server.url}/m/{edit}"
     assert page.locator("#board .x2").count() == 2
     context.close()
+
+
+def test_blank_sheets_offer_only_the_chosen_games_seats(server: Any, page: Any) -> None:
+    page.goto(server.url + "/sheets/blank")
+    page.select_option("#players", "6")
+    page.select_option("#game", "rummikub")  # RK-1: 2 to 4 players
+    assert page.input_value("#players") == "4"
+    assert page.locator("#players option[value='5']").is_disabled()
+    query = page.evaluate("new URLSearchParams(new FormData(document.forms.blank)).toString()")
+    answer = page.request.get(server.url + "/sheets/blank.pdf?" + query)
+    assert answer.status == 200, answer.text()
+    assert answer.headers["content-type"] == "application/pdf"
