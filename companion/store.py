@@ -94,6 +94,17 @@ register(
         ),
         "lengthen-by": N_("a match is lengthened by a whole number of rounds, 1 or more"),
         # History entries.
+        # RK-2, RO-3: nobody deals in the tile games; the history says who starts.
+        "match-started-starts": NN_(
+            "Match started: {players}; {starts} starts; {games} round",
+            "Match started: {players}; {starts} starts; {games} rounds",
+            "games",
+        ),
+        "rematch-started-starts": NN_(
+            "Rematch started: {players}; {starts} starts; {games} round",
+            "Rematch started: {players}; {starts} starts; {games} rounds",
+            "games",
+        ),
         "match-started": NN_(
             "Match started: {players}; {dealer} deals first; {games} round",
             "Match started: {players}; {dealer} deals first; {games} rounds",
@@ -405,6 +416,15 @@ def _started(
 ) -> None:
     if games is None:
         _record(session, match, f"{code}-target", players=seats, dealer=dealer)
+    elif get_game(match.game).first_seat == "starter":
+        _record(
+            session,
+            match,
+            f"{code}-starts",
+            players=seats,
+            starts=left_of(seats, dealer),
+            games=games,
+        )
     else:
         _record(session, match, code, players=seats, dealer=dealer, games=games)
 

@@ -524,3 +524,16 @@ def test_sqlite_busy_past_its_timeout_is_a_conflict_not_a_crash(tmp_path):
         store.add_round(session, match, sample_round("rummikub"), revision=1)
         assert match.revision == 2
     engine.dispose()
+
+
+def test_RK_2_the_history_of_a_tile_game_says_who_starts_not_who_deals(session: Session) -> None:
+    match = store.create_match(
+        session, game="rummikub", players=["Anna", "Béla", "Cili"], first_dealer="Anna", games=3
+    )
+    again = store.rematch(session, match)
+    assert store.describe(store.history(match)[0]) == (
+        "Match started: Anna, Béla and Cili; Béla starts; 3 rounds"
+    )
+    assert store.describe(store.history(again)[0]) == (
+        "Rematch started: Anna, Béla and Cili; Cili starts; 3 rounds"
+    )
