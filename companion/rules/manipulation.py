@@ -7,20 +7,10 @@ from typing import Any
 
 from .cards import MANIPULATION, Token
 from .errors import Collector, EntryError
-from .game import (
-    Choice,
-    Column,
-    Count,
-    Decision,
-    Game,
-    RoundOutcome,
-    check_round_keys,
-    register_game,
-    round_object,
-)
-from .holdings import Holding, Limits, face_value, named_player, read_holdings
+from .game import Choice, Column, Count, Decision, RoundOutcome, register_game
+from .holdings import Holding, Limits, face_value, named_player
 from .messages import N_, register
-from .tile_melds import check_tiles
+from .tiles import LeftoverGame
 
 KNOCK_LIMIT = 5  # MR-9
 UNDERCUT = 10  # MR-12
@@ -54,7 +44,7 @@ def worth(card: Token) -> int:
     return face_value(card, joker=25, high={11: 10, 12: 10, 13: 10})
 
 
-class Manipulation(Game):
+class Manipulation(LeftoverGame):
     """Manipulation Rummy: 2–5 players, one deck (two players) or two decks with jokers."""
 
     id = "manipulation"
@@ -115,8 +105,13 @@ class Manipulation(Game):
         ),
     )
 
-    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
-        return check_tiles(self.id, [self.parse_card(c) for c in cards])
+    def worth(self, card: Token) -> int:
+        return worth(card)
+
+    def limits(self, doc: Mapping[str, Any]) -> Limits:
+        raw = doc.get("players")
+        decks = 1 if isinstance(raw, list) and len(raw) == 2 else 2  # DM-8
+        return Limits(self.name, self.seats, decks, decks, "DM-8", self.seats_rule)
 
     def check_length(self, games: int | None) -> None:
         if games is not None:
@@ -124,21 +119,7 @@ class Manipulation(Game):
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         """The lowest hand wins the differences, plus undercut and going out."""
-        doc = round_object(doc)
-        check_round_keys(self, doc)
-        raw = doc.get("players")
-        decks = 1 if isinstance(raw, list) and len(raw) == 2 else 2  # DM-8
-        limits = Limits(self.name, self.seats, decks, decks, "DM-8", self.seats_rule)
-        problems = Collector()
-        hands = read_holdings(
-            doc,
-            game=self.id,
-            field="hand",
-            limits=limits,
-            worth=worth,
-            names=names,
-            problems=problems,
-        )
+        doc, hands, problems = self.read_leftovers(doc, names)
         knocked, went_out = self._ending(doc, hands, problems)
         return self._score(hands, knocked, went_out)
 

@@ -1,12 +1,14 @@
-"""What Rummikub and Rummy-O share: 106 tiles, racks counted when a round ends, tile melds.
+"""What the games scored from leftovers share: melds where a joker stands for any card, and
+the hands or racks counted when a round ends (Rummikub, Rummy-O, Manipulation Rummy).
 
-``RackGame`` reads a round (who emptied their rack, or the pool ran out, and every rack) and
-leaves the scoring to each game (RK-21/RK-22/DK-2, RO-12/DO-4).
+``LeftoverGame`` checks melds and reads every player's leftovers; ``RackGame`` adds the tile
+games' ending (who emptied their rack, or the pool ran out) and leaves the scoring to each
+game (RK-21/RK-22/DK-2, RO-12/DO-4).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .cards import Token
@@ -40,7 +42,40 @@ register(
 )
 
 
-class RackGame(Game):
+class LeftoverGame(Game):
+    """A game scored from what is left in hands or racks, whose jokers stand for any card."""
+
+    def worth(self, card: Token) -> int:
+        """What one card or tile left over counts."""
+        raise NotImplementedError
+
+    def limits(self, doc: Mapping[str, Any]) -> Limits:
+        """How many copies of a card and jokers the round may hold (DK-4, DO-6, DM-8)."""
+        raise NotImplementedError
+
+    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
+        return check_tiles(self.id, [self.parse_card(c) for c in cards])
+
+    def read_leftovers(
+        self, doc: object, names: Sequence[str] | None
+    ) -> tuple[Mapping[str, Any], list[Holding], Collector]:
+        """The round, every player's leftovers, and the problems found so far (not raised)."""
+        doc = round_object(doc)
+        check_round_keys(self, doc)
+        problems = Collector()
+        held = read_holdings(
+            doc,
+            game=self.id,
+            field=self.holding,
+            limits=self.limits(doc),
+            worth=self.worth,
+            names=names,
+            problems=problems,
+        )
+        return doc, held, problems
+
+
+class RackGame(LeftoverGame):
     """A tile game scored from the racks: Rummikub and Deluxe Rummy-O."""
 
     seats = (2, 4)
@@ -54,33 +89,17 @@ class RackGame(Game):
     #: The clause for the entry checks (DK-4, DO-6).
     limits_rule: ClassVar[str]
 
-    def worth(self, tile: Token) -> int:
-        """What one tile left on a rack counts."""
-        raise NotImplementedError
-
     def scores(
         self, racks: Sequence[Holding], winners: Sequence[str], pool_out: bool
     ) -> dict[str, int]:
         """Each player's score for the round, from the racks and who won."""
         raise NotImplementedError
 
-    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
-        return check_tiles(self.id, [self.parse_card(c) for c in cards])
+    def limits(self, doc: Mapping[str, Any]) -> Limits:
+        return Limits(self.name, self.seats, 2, 2, self.limits_rule, self.seats_rule)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
-        doc = round_object(doc)
-        check_round_keys(self, doc)
-        limits = Limits(self.name, self.seats, 2, 2, self.limits_rule, self.seats_rule)
-        problems = Collector()
-        racks = read_holdings(
-            doc,
-            game=self.id,
-            field="rack",
-            limits=limits,
-            worth=self.worth,
-            names=names,
-            problems=problems,
-        )
+        doc, racks, problems = self.read_leftovers(doc, names)
         went_out: str | None = None
         found = len(problems.problems)
         with problems.check(field="went_out"):
@@ -116,4 +135,4 @@ class RackGame(Game):
         return RoundOutcome(result, scores, winners)
 
 
-__all__ = ["Choice", "RackGame"]
+__all__ = ["Choice", "LeftoverGame", "RackGame"]
