@@ -168,6 +168,14 @@ class RoundForm(RevisionForm):
     descriptor: dict[str, Any]
     endings: tuple[str, ...]
     players: Any
+    #: The round a new-round page was opened for: when another phone saves that round first,
+    #: the conflict screen offers to replace it ("keep mine") rather than add another one.
+    intended = HiddenField()
+
+    def intended_round(self) -> int | None:
+        """The round number the new-round page was opened for (None when not sent)."""
+        raw = (self.intended.data or "").strip()
+        return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
 
     def __init__(self, *args: Any, names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -20,10 +20,12 @@
     });
   }
 
-  // The game was saved: its draft on this device is no longer needed.
+  // The round was saved (or the other phone's version kept): its drafts on this device can go.
   var saved = body.getAttribute("data-clear-draft");
   if (saved) {
-    try { localStorage.removeItem(saved); } catch (e) { /* storage off */ }
+    saved.split(" ").forEach(function (key) {
+      try { localStorage.removeItem(key); } catch (e) { /* storage off */ }
+    });
   }
 
   // Copy buttons next to the share links.

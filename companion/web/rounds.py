@@ -127,7 +127,7 @@ def _scope(match: Match, number: int | None, what: str = "") -> str:
 
 def _replayed(match: Match, number: int | None) -> Response | None:
     """The answer to a save already stored with this form's key (a double tap, a resend)."""
-    if request.method != "POST" or {"preview", "notice", "draw"} & set(request.form):
+    if request.method != "POST" or {"preview", "notice", "draw", "theirs"} & set(request.form):
         return None
     once = store.form_once(request.form.get("key"), _scope(match, number))
     prior = store.done(get_session(), once)
@@ -137,7 +137,23 @@ def _replayed(match: Match, number: int | None) -> Response | None:
 def _saved(match: Match, number: int | None, *, editing: bool) -> Response:
     """Saved: the scoreboard, and the form's draft on this device can go."""
     flash(_("Round %(n)s saved.", n=number))
-    session["clear_draft"] = draft_key(match, number if editing else None)
+    _forget_drafts(match, number, editing=editing)
+    return redirect(url_for("pages.scoreboard", edit=match.edit_token))
+
+
+def _forget_drafts(match: Match, number: int | None, *, editing: bool) -> None:
+    """Let the scoreboard clear this form's draft on the device (and the new-round draft when
+    a new-round page replaced a round another phone saved first)."""
+    keys = [draft_key(match, number if editing else None)]
+    if editing and request.form.get("intended"):
+        keys.append(draft_key(match, None))
+    session["clear_draft"] = " ".join(keys)
+
+
+def _kept_theirs(match: Match, number: int, *, editing: bool) -> Response:
+    """The conflict screen's "keep theirs": what this phone typed is dropped, nothing saved."""
+    flash(_("Kept what the other phone saved; what you typed here was discarded."))
+    _forget_drafts(match, number, editing=editing)
     return redirect(url_for("pages.scoreboard", edit=match.edit_token))
 
 
@@ -155,12 +171,17 @@ def _round_form(
     form = round_form_class(game.id)(names=names)
     placed: dict[str, list[str]] = {}
     conflict: list[str] | None = None
+    replace: int | None = None  # a new round another phone saved first: keeping mine edits it
     preview: dict[str, Any] | None = None
     status = 200
     if request.method == "GET":
         if editing:
             form.fill(store.round_document(match, number))
+        else:
+            form.intended.data = str(number)
         form.revision.data = str(match.revision)
+    elif "theirs" in request.form:
+        return _kept_theirs(match, number, editing=editing)
     elif "notice" in request.form:
         return jsonify(doubles=_doubles(form)), 200
     elif "draw" in request.form and "bonus_cards" in desc:
@@ -189,6 +210,11 @@ def _round_form(
                 if isinstance(err, store.StaleRevision):
                     conflict = changed_since(match, form.based_on())
                     form.revision.data = str(match.revision)  # seen now: saving again goes through
+                    intended = form.intended_round()
+                    if not editing and intended is not None and intended < number:
+                        # Both phones entered round N: it is round N or nothing, never N+1.
+                        replace = number = intended
+                        info = _round_info(match, number)
                 else:
                     placed = place(err.problems, form)
             except EntryError as err:
@@ -216,6 +242,7 @@ def _round_form(
         preview=preview,
         placed=placed,
         conflict=conflict,
+        replace_url=url_for("rounds.edit", edit=match.edit_token, number=replace) if replace else None,
         nobody=NOBODY,
         doubled=_doubles(form),
         draft=draft_key(match, number if editing else None),

@@ -594,6 +594,55 @@ def test_a_save_on_an_older_revision_changes_nothing_and_keeps_the_form(
     assert client.get(f"/m/{played}/rounds/1").status_code == 200
 
 
+def test_two_phones_enter_the_same_round_keep_mine_replaces_it_never_adds_another(
+    client: FlaskClient, app: Flask, played: str, round_doc: dict[str, Any]
+) -> None:
+    page = client.get(f"/m/{played}/rounds/new").get_data(as_text=True)
+    loaded = re.search(r'name="revision" type="hidden" value="(\d+)"', page).group(1)
+    assert 'name="intended" type="hidden" value="2"' in page
+    theirs = form_data(round_doc, revision=loaded, intended="2")
+    assert client.post(f"/m/{played}/rounds/new", data=theirs).status_code == 302
+    typed = copy.deepcopy(round_doc)
+    typed["players"][2]["hand"] = ["B5"]
+    mine = form_data(typed, revision=loaded, intended="2")
+    answer = client.post(f"/m/{played}/rounds/new", data=mine)
+    page = html.unescape(answer.get_data(as_text=True))
+    assert answer.status_code == 409
+    assert "Round 2 was saved on another phone" in page
+    assert "Round 2 added" in page  # what the other phone saved
+    assert 'id="players-2-hand" value="B5"' in page  # what was typed, kept
+    assert f'href="/m/{played}/rounds/2" target="_blank"' in page  # their round, one tap away
+    assert f'action="/m/{played}/rounds/2/edit"' in page  # keeping mine replaces round 2
+    assert 'id="keep-mine"' in page and 'id="keep-theirs"' in page
+    assert len(stored_rounds(app, played)) == 2
+    now = re.search(r'name="revision" type="hidden" value="(\d+)"', page).group(1)
+    kept = client.post(f"/m/{played}/rounds/2/edit", data={**mine, "revision": now})
+    assert kept.status_code == 302
+    rounds = stored_rounds(app, played)
+    assert len(rounds) == 2 and rounds[1]["players"][2]["hand"] == ["B5"]
+    with client.session_transaction() as cookie:
+        drafts = cookie["clear_draft"].split()
+    assert len(drafts) == 2 and any(d.endswith(":new") for d in drafts)
+
+
+def test_keep_theirs_drops_what_was_typed_and_saves_nothing(
+    client: FlaskClient, app: Flask, played: str, round_doc: dict[str, Any]
+) -> None:
+    loaded = revision(client, f"/m/{played}/rounds/1/edit")
+    other = copy.deepcopy(round_doc)
+    other["players"][2]["hand"] = ["B5"]
+    client.post(f"/m/{played}/rounds/1/edit", data=form_data(other, revision=loaded))
+    mine = form_data(round_doc, revision=loaded, **{"players-0-melds": "R1 R2 R3"})
+    answer = client.post(f"/m/{played}/rounds/1/edit", data=mine)
+    assert answer.status_code == 409
+    assert "Keep theirs" in answer.get_data(as_text=True)
+    dropped = client.post(f"/m/{played}/rounds/1/edit", data={**mine, "theirs": "1"})
+    assert dropped.status_code == 302 and dropped.headers["Location"] == f"/m/{played}"
+    board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
+    assert "Kept what the other phone saved" in board
+    assert stored_rounds(app, played)[0]["players"][2]["hand"] == ["B5"]
+
+
 # --- The series' length ------------------------------------------------------------------------
 
 
