@@ -242,7 +242,9 @@ def _round_form(
         preview=preview,
         placed=placed,
         conflict=conflict,
-        replace_url=url_for("rounds.edit", edit=match.edit_token, number=replace) if replace else None,
+        replace_url=url_for("rounds.edit", edit=match.edit_token, number=replace)
+        if replace
+        else None,
         nobody=NOBODY,
         doubled=_doubles(form),
         draft=draft_key(match, number if editing else None),
