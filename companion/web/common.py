@@ -142,6 +142,17 @@ def place(problems: Iterable[Problem], form: RoundForm) -> dict[str, list[str]]:
     return out
 
 
+def summary(placed: dict[str, list[str]], names: list[str]) -> list[dict[str, str]]:
+    """The problems of a refused round for the box at the top of the form, each linking to
+    its field and saying whose it is (next to the field the name is left out)."""
+    out = []
+    for target, texts in placed.items():
+        seat = target.split("-")[1] if target.startswith("players-") else ""
+        who = names[int(seat)] if seat.isdigit() and int(seat) < len(names) else ""
+        out += [{"id": target, "who": who, "text": text} for text in texts]
+    return out
+
+
 def _target(problem: Problem, form: RoundForm, tr: Translator) -> tuple[str, str]:
     top = {"bonus_cards", "last_discard", *form.endings}
     if problem.field in top and problem.field in form:

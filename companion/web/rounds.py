@@ -45,6 +45,7 @@ from companion.web.common import (
     links,
     merge,
     place,
+    summary,
 )
 
 bp = Blueprint("rounds", __name__)
@@ -241,6 +242,7 @@ def _round_form(
         editing=editing,
         preview=preview,
         placed=placed,
+        problems=summary(placed, names),
         conflict=conflict,
         replace_url=url_for("rounds.edit", edit=match.edit_token, number=replace)
         if replace

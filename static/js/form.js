@@ -75,6 +75,8 @@
     $$("ul.errors:not([data-live])", form).forEach(function (ul) { ul.remove(); });
     $$(".invalid", form).forEach(function (f) { f.classList.remove("invalid"); });
     $("#form-errors").classList.add("hidden");
+    var summary = $("#summary");
+    if (summary) summary.remove();
   };
   C.say = function (id, message) {
     var ul = live(id);
@@ -87,9 +89,27 @@
     Object.keys(placed).forEach(function (id) {
       placed[id].forEach(function (message) { C.say(id, message); });
     });
-    var first = $(".invalid, #form-errors:not(.hidden)", form);
-    if (first) first.scrollIntoView({ behavior: "smooth", block: "center" });
+    C.toFirstProblem();
   };
+  // The first problem in view, its field focused (a refused save reloads at the top).
+  C.toFirstProblem = function () {
+    var first = $("#conflict, #form-errors:not(.hidden), .invalid", form);
+    if (!first) return;
+    first.scrollIntoView({ block: "center" });
+    var input = first.matches(".invalid") && $("input:not([type=hidden]), textarea", first);
+    if (input) input.focus({ preventScroll: true });
+  };
+  // A problem in the summary at the top: tap it to go to its field.
+  form.addEventListener("click", function (event) {
+    var link = event.target.closest("[data-goto]");
+    if (!link) return;
+    var input = document.getElementById(link.getAttribute("data-goto"));
+    if (!input) return;
+    event.preventDefault();
+    (input.closest(".field, fieldset") || input).scrollIntoView({ block: "center" });
+    if (input.focus) input.focus({ preventScroll: true });
+  });
+  if ($("#summary, #conflict", form)) C.toFirstProblem();
   // A field typed into again loses its old error mark.
   form.addEventListener("input", function (event) {
     var field = event.target.closest(".field");

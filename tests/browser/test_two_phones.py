@@ -65,3 +65,26 @@ def test_two_phones_save_round_one_keep_mine_then_keep_theirs(
     assert other.input_value("#players-1-rack") == "B2"
     assert other.locator("#restored").is_hidden()  # the dropped draft is not offered back
     other.context.close()
+
+
+def test_a_refused_save_shows_a_summary_and_goes_to_the_first_problem(
+    server: Any, page: Any
+) -> None:
+    board = start(page, server.url, "rummikub", NAMES, first=0)
+    follow(page, "#enter-round")
+    fill_round(page, "Cili", ["R5", "", "B2"])  # Béla's rack forgotten, Cili went out holding B2
+    follow(page, "#save-button")
+    summary = page.locator("#summary")
+    assert summary.is_visible()
+    text = summary.inner_text()
+    assert "Nothing was saved: 2 problems to fix." in text
+    assert "Béla:" in text and "Cili:" in text
+    focused = page.evaluate("document.activeElement.id")
+    assert focused == "players-1-rack"  # the first problem's field, scrolled into view
+    assert page.locator("#players-1-rack").is_visible()
+    assert page.evaluate("window.scrollY") > 0
+    shot(page, "refused-save")
+    page.click("#summary [data-goto=players-2-rack]")
+    assert page.evaluate("document.activeElement.id") == "players-2-rack"
+    assert page.input_value("#players-0-rack") == "R5"  # nothing typed is lost
+    assert page.url.startswith(board)
