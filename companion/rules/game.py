@@ -99,6 +99,8 @@ class Game:
     series_rule: ClassVar[str]
     #: Seconds a turn may take (RK-10, RO-10), None when the rules set no limit.
     turn_seconds: ClassVar[int | None] = None
+    #: Can a joker be left in a hand or rack at the end? (Rummy 17: never, D17-8.)
+    jokers_held: ClassVar[bool] = True
     #: The per-player figures of a round, for breakdowns, previews and sheets.
     columns: ClassVar[tuple[Column, ...]]
     decisions: ClassVar[tuple[Decision, ...]] = ()
@@ -166,6 +168,7 @@ class Game:
                 ],
                 "coloured_jokers": deck.coloured_jokers,
                 "suit_last": deck.suit_last,
+                "jokers_held": self.jokers_held,
             },
             "holding": self.holding,
             "counts": [{"key": c.key, "label": c.label, "limit": c.limit} for c in self.counts],

@@ -40,8 +40,15 @@
   };
   boxes.forEach(function (box) {
     box.addEventListener("change", function () {
-      if (box.checked && C.countBonus() > draw) box.checked = false;
+      var over = box.checked && C.countBonus() > draw;
+      if (over) box.checked = false;
       C.countBonus();
+      if (over) {  // say why the tap did nothing, until the next tap
+        var out = $("#bonus-count");
+        out.textContent = C.T.too_many;
+        out.classList.add("warn");
+        if (navigator.vibrate) navigator.vibrate(60);
+      } else $("#bonus-count").classList.remove("warn");
     });
   });
   var drawButton = $("#draw");

@@ -67,6 +67,10 @@
     });
     var jokerButton = $("#picker [data-joker]");
     jokerButton.setAttribute("aria-pressed", String(s.arm || s.joker === "*"));
+    // No joker is left in a hand where the game says so (the descriptor's jokers_held);
+    // with coloured jokers, the colour comes first.
+    jokerButton.disabled = (kind === "hand" && !deck.jokers_held) ||
+      (s.mode === "cards" && deck.coloured_jokers && !s.colour);
     $("#picked").textContent = built().join(" ");
   }
   function open(button) {

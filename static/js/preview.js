@@ -75,7 +75,10 @@
         .then(function (answer) {
           var v = answer.data;
           if (answer.status !== 200) return C.say(area.id, label + v.error.message);
-          if (!v.valid) return C.say(area.id, label + v.reason + " (" + v.rule + ")");
+          if (!v.valid) {  // the reason may already cite its clause: never print it twice
+            var cited = !v.rule || v.reason.indexOf("(" + v.rule + ")") >= 0;
+            return C.say(area.id, label + v.reason + (cited ? "" : " (" + v.rule + ")"));
+          }
           if (!v.readings) return;
           box.appendChild(el("p", null, C.fill(T.which, n)));
           v.readings.forEach(function (reading) {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from phone import shot
+
 from companion import store
 from companion.db import get_session
 
@@ -68,6 +70,11 @@ def test_six_players_fit_without_sideways_scrolling(server: Any, page: Any) -> N
     for th in headers:  # every column header is inside the screen
         box = th.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    for name, span in zip(SIX, page.locator("#board thead th > span:last-child").all(), strict=True):
+        assert span.inner_text() == name
+        fits = span.evaluate("e => e.scrollHeight <= e.clientHeight && e.scrollWidth <= e.clientWidth")
+        assert fits, name  # shown whole, not cut to a few letters
+    shot(page, "six-players")
     assert page.locator("#board .x2").count() == 1  # round 1 was a RUMMY 17
     rows = page.locator("#board tbody tr[data-href]").all()
     assert all(r.bounding_box()["height"] >= 44 for r in rows)  # thumb-sized rows

@@ -29,6 +29,7 @@ class Rummy17(Game):
     seats_rule = "R17-1"
     deck = RUMMY17
     holding = "hand"
+    jokers_held = False  # D17-8: no joker in a hand (R17-13)
     counts = (Count("low", N_("Cards 1–9"), 85), Count("high", N_("Cards 10–17"), 85))
     melds_entered = True
     endings = (Choice("went_out", N_("Who went out?"), N_("The draw pile ran out"), "R17-15"),)
