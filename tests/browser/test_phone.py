@@ -70,9 +70,11 @@ def test_six_players_fit_without_sideways_scrolling(server: Any, page: Any) -> N
     for th in headers:  # every column header is inside the screen
         box = th.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    for name, span in zip(SIX, page.locator("#board thead th > span:last-child").all(), strict=True):
+    names = page.locator("#board thead th > span:last-child").all()
+    whole = "e => e.scrollHeight <= e.clientHeight && e.scrollWidth <= e.clientWidth"
+    for name, span in zip(SIX, names, strict=True):
         assert span.inner_text() == name
-        fits = span.evaluate("e => e.scrollHeight <= e.clientHeight && e.scrollWidth <= e.clientWidth")
+        fits = span.evaluate(whole)
         assert fits, name  # shown whole, not cut to a few letters
     shot(page, "six-players")
     assert page.locator("#board .x2").count() == 1  # round 1 was a RUMMY 17
