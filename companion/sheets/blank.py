@@ -9,7 +9,7 @@ from companion.rules import ENGLISH, EntryError, Game, Translator, get_game
 from companion.rules import games as all_games
 from companion.rules.seating import NAME_LIMIT
 
-from .render import check_paper, game_macros, render_pdf
+from .render import check_paper, column_heads, game_macros, heads_fit, render_pdf
 
 MAX_BLANK_GAMES = 24
 #: Rows on a blank sheet of a game played to a target score (Manipulation, MR-16).
@@ -60,7 +60,8 @@ def blank_view(
     for name in names:
         if len(name) > NAME_LIMIT:
             raise EntryError("sheet-name-too-long", field="names", name=name[:20], limit=NAME_LIMIT)
-    heads = [{"label": c.label, "short": tr.gettext(c.label)[:1]} for c in kind.columns]
+    heads = column_heads(kind.columns, tr)
+    across = count * (len(heads) + 1)
     return {
         "game_id": kind.id,
         "game_name": kind.name,
@@ -71,7 +72,7 @@ def blank_view(
         "endings": kind.endings,
         "columns": heads,
         "decisions": [(d.rule, d.text) for d in kind.decisions],
-        "abbreviate": count * (len(heads) + 1) > FULL_HEADS,
+        "abbreviate": across > FULL_HEADS or not heads_fit(heads, across, tr),
         "names": names,
         "count": count,
         "games": list(range(1, rounds + 1)),

@@ -27,7 +27,14 @@ from companion.rules import (
     match_document,
 )
 
-from .render import check_paper, game_macros, render_pdf, short_labels
+from .render import (
+    check_paper,
+    column_heads,
+    game_macros,
+    heads_fit,
+    render_pdf,
+    short_labels,
+)
 
 # Above this many characters a round's notes line uses the players' short labels.
 FULL_NAME_LINE = 110
@@ -162,7 +169,8 @@ def match_view(
     rows = _rows(game, doc, result, names, tr)
     labels = short_labels(names)
     across = len(names) * (len(game.columns) + 1)
-    dense = across > ROOMY_COLUMNS or len(rows) > ROOMY_ROUNDS
+    heads = column_heads(game.columns, tr)
+    dense = across > ROOMY_COLUMNS or len(rows) > ROOMY_ROUNDS or not heads_fit(heads, across, tr)
     widest = max((_named(r.result) for r in rows), default=0)
     # A dense grid keeps each round's notes to one line with the players' short labels.
     abbreviate = dense and widest > FULL_NAME_LINE and any(labels[n] != n for n in names)
@@ -172,9 +180,7 @@ def match_view(
         "game_name": game.name,
         "parts": game_macros(game),
         "descriptor": game.descriptor(),
-        "columns": [
-            {"key": c.key, "label": c.label, "short": tr.gettext(c.label)[:1]} for c in game.columns
-        ],
+        "columns": heads,
         "seat_word": game.first_seat,
         "endings": game.endings,
         "series_rule": game.series_rule,

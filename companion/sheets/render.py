@@ -78,6 +78,29 @@ def short_labels(names: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def column_heads(columns: Sequence[Any], tr: Translator) -> list[dict[str, str]]:
+    """A game's figure columns with their abbreviations, which never share a letter pair:
+    Hungarian "Büntetés" and "Bónusz" become "Bü" and "Bó", not two "B"s."""
+    words = [tr.gettext(c.label) for c in columns]
+    shorts = short_labels(words)
+    return [
+        {"key": c.key, "label": c.label, "short": shorts[w]}
+        for c, w in zip(columns, words, strict=True)
+    ]
+
+
+#: Room for the figure columns across an A4 or Letter page (mm), and what a bold 8 pt
+#: condensed letter takes; a head word wider than its column would run into the next one.
+FIGURES_WIDTH_MM = 160
+LETTER_MM = 1.7
+
+
+def heads_fit(heads: Sequence[dict[str, str]], across: int, tr: Translator) -> bool:
+    """Do the column heads' whole words fit their columns, ``across`` columns in all?"""
+    words = [w for h in heads for w in tr.gettext(h["label"]).split()] + [tr.gettext("Total")]
+    return max(len(w) for w in words) * LETTER_MM <= FIGURES_WIDTH_MM / across
+
+
 def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> bytes:
     """Fill ``template`` in the table's language and draw it on ``paper`` as PDF bytes."""
     from weasyprint import HTML  # imported late: `companion score` should not pay for it

@@ -206,3 +206,19 @@ def test_text_is_set_in_dejavu_embedded_in_the_pdf(big_a4: bytes) -> None:
         for f in fonts.values()
         if "/DescendantFonts" in f.get_object()
     )
+
+
+def test_column_heads_never_share_an_abbreviation_and_wrap_before_they_collide() -> None:
+    from companion.catalogues import translator
+    from companion.rules import get_game
+    from companion.sheets.render import column_heads, heads_fit
+
+    hungarian = translator("hu")
+    heads = column_heads(get_game("rummy17").columns, hungarian)
+    shorts = [h["short"] for h in heads]
+    assert len(set(shorts)) == len(shorts) and shorts[:2] == ["Bü", "Bó"]  # Büntető-, Bónusz
+    english = translator("en")
+    three = column_heads(get_game("rummy17").columns, english)
+    assert heads_fit(three, 3 * 4, english)  # "Penalty" fits among twelve columns
+    assert not heads_fit(three, 4 * 4, english)  # among sixteen it would run into "Bonus"
+    assert not heads_fit(heads, 3 * 4, hungarian)  # "Büntetőpont" does not fit even three
