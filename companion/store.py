@@ -292,6 +292,13 @@ def matches_for_device(session: Session, device: str) -> list[Match]:
     return list(session.exec(query))
 
 
+def forget_on_device(session: Session, match: Match) -> None:
+    """The match is no longer listed on the device that started it (it is not deleted)."""
+    match.device = None
+    session.add(match)
+    session.commit()
+
+
 def as_document(match: Match) -> dict[str, Any]:
     """The contract's match document: game, players, first dealer, length, title, rounds."""
     doc: dict[str, Any] = {

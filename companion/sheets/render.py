@@ -97,7 +97,8 @@ LETTER_MM = 1.7
 
 def heads_fit(heads: Sequence[dict[str, str]], across: int, tr: Translator) -> bool:
     """Do the column heads' whole words fit their columns, ``across`` columns in all?"""
-    words = [w for h in heads for w in tr.gettext(h["label"]).split()] + [tr.gettext("Total")]
+    labels = [h["label"] for h in heads]
+    words = [w for label in labels for w in tr.gettext(label).split()] + [tr.gettext("Total")]
     return max(len(w) for w in words) * LETTER_MM <= FIGURES_WIDTH_MM / across
 
 

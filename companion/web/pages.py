@@ -73,8 +73,47 @@ def _remember_device(response: Response, device: str) -> Response:
 def index() -> str:
     """The app's first screen: choose a game to start a match; this device's matches."""
     device = _device()
-    matches = store.matches_for_device(get_session(), device) if device else []
-    return render_template("index.html", games=[descriptor(g) for g in games()], matches=matches)
+    matches = store.matches_for_device(get_session(), device)[:MATCHES_LISTED] if device else []
+    return render_template(
+        "index.html",
+        games=[descriptor(g) for g in games()],
+        matches=[_listing(m) for m in matches],
+        forget=ConfirmForm(),
+    )
+
+
+#: The home page lists this many of a device's newest matches.
+MATCHES_LISTED = 30
+
+
+def _listing(match: Match) -> dict[str, Any]:
+    """A match as the home page lists it: how far it has got and who leads (or won)."""
+    result = store.result(match)
+    standings = result["standings"]
+    leaders = [s["name"] for s in standings if s["rank"] == 1] if result["rounds"] else []
+    return {
+        "match": match,
+        "played": len(result["rounds"]),
+        "planned": result.get("games"),
+        "finished": result["finished"],
+        "leaders": leaders,
+        "total": result["totals"][leaders[0]] if leaders else None,
+    }
+
+
+@bp.post("/m/<edit>/forget")
+def forget(edit: str) -> Response:
+    """Take a match off this device's list; the match and its links stay as they are."""
+    match = by_edit(edit)
+    if ConfirmForm().validate() and _device() and match.device == _device():
+        store.forget_on_device(get_session(), match)
+        flash(
+            _(
+                "“%(match)s” is no longer listed on this device; its links still open it.",
+                match=match.title or ", ".join(match.players),
+            )
+        )
+    return redirect(url_for("pages.index"))
 
 
 def _game(game_id: str) -> Game:

@@ -204,6 +204,26 @@ def test_matches_of_another_device_are_not_listed(app: Flask, edit: str) -> None
     assert f"/m/{edit}" not in other.get("/").get_data(as_text=True)
 
 
+def test_home_lists_progress_and_leader_and_a_device_can_forget_a_match(
+    client: FlaskClient, played: str, round_doc: dict[str, Any]
+) -> None:
+    fresh = start(client, ["Ida", "Jan"], game="rummikub")
+    home = html.unescape(client.get("/").get_data(as_text=True))
+    doc = {"game": "rummy17", "players": NAMES, "first_dealer": NAMES[1], "rounds": [round_doc]}
+    result = match_document(doc)
+    leaders = [s["name"] for s in result["standings"] if s["rank"] == 1]
+    total = result["totals"][leaders[0]]
+    assert "1 of 3 rounds" in home
+    assert f"{', '.join(leaders)} lead" in home and f"with {total:+d}".replace("-", "−") in home
+    assert "Not started" in home and f"/m/{fresh}/forget" in home
+    gone = client.post(f"/m/{fresh}/forget")
+    assert gone.status_code == 302
+    home = html.unescape(client.get("/").get_data(as_text=True))
+    assert f"/m/{fresh}" not in home and f"/m/{played}" in home
+    assert "no longer listed on this device" in home
+    assert client.get(f"/m/{fresh}").status_code == 200  # the match itself is kept
+
+
 @pytest.mark.parametrize(
     ("game", "names", "first", "message"),
     [
