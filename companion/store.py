@@ -127,6 +127,8 @@ register(
         "round-deleted": N_("Round {number} deleted"),
         "round-deleted-moved": N_("Round {number} deleted; round {next} is now round {number}"),
         "round-deleted-renumbered": N_("Round {number} deleted; rounds {first}–{last} renumbered"),
+        "round-restored": N_("Round {number} deleted earlier is back (undone)"),
+        "restore-gone": N_("That deletion cannot be undone any more: it was undone already"),
         "match-lengthened": N_("Match lengthened from {old} to {new} rounds"),
         "legacy-note": N_("{text}"),
         # One changed field of a round, inside "round-edited" (code "change-" + field).
@@ -596,8 +598,56 @@ def delete_round(
             moved.number -= 1
             session.add(moved)
             session.flush()
-        _record(session, match, code, number=number, **extra)
+        # The round as it was, so the deletion can be undone from the history.
+        undo = {"dealer": stored.dealer, "document": copy.deepcopy(stored.document)}
+        _record(session, match, code, number=number, undo=undo, **extra)
         _remember(session, once, match, number)
+
+
+def undoable(match: Match) -> set[int]:
+    """The history entries (ids) of deletions that can still be undone."""
+    undone = {c.params.get("undone") for c in match.changes if c.code == "round-restored"}
+    return {
+        c.id
+        for c in match.changes
+        if c.id is not None and "undo" in c.params and c.id not in undone
+    }
+
+
+def restore_round(
+    session: Session,
+    match: Match,
+    change: int,
+    *,
+    revision: int | None = None,
+    once: Once | None = None,
+) -> int:
+    """Undo a deletion: the round comes back at its number with its dealer, later rounds
+    move down one; returns its number.
+
+    :raises StaleRevision, ConflictError, EntryError: nothing changed.
+    """
+    _expect(match, revision)
+    entry = next((c for c in match.changes if c.id == change), None)
+    if entry is None or change not in undoable(match):
+        raise EntryError("restore-gone")
+    undo = entry.params["undo"]
+    rounds = sorted(match.rounds, key=lambda r: r.number)
+    number = min(int(entry.params["number"]), len(rounds) + 1)
+    docs = [r.document for r in rounds]
+    _check(match, [*docs[: number - 1], undo["document"], *docs[number - 1 :]])
+    with _writing(session, match, revision):
+        # One at a time, highest first, so (match, number) stays unique at every step.
+        for moved in reversed(rounds[number - 1 :]):
+            moved.number += 1
+            session.add(moved)
+            session.flush()
+        session.add(
+            Round(match=match, number=number, dealer=undo["dealer"], document=undo["document"])
+        )
+        _record(session, match, "round-restored", number=number, undone=change)
+        _remember(session, once, match, number)
+    return number
 
 
 def lengthen(
@@ -635,7 +685,13 @@ def lengthen(
 def history(match: Match) -> list[dict[str, Any]]:
     """Every change to the match, oldest first: when (UTC), round number, code and params."""
     return [
-        {"when": c.when, "number": c.number, "code": c.code, "params": copy.deepcopy(c.params)}
+        {
+            "id": c.id,
+            "when": c.when,
+            "number": c.number,
+            "code": c.code,
+            "params": copy.deepcopy(c.params),
+        }
         for c in sorted(match.changes, key=lambda c: c.id or 0)
     ]
 
@@ -643,6 +699,7 @@ def history(match: Match) -> list[dict[str, Any]]:
 def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
     """A history entry in words, in the language of ``tr``."""
     params = dict(entry.get("params") or {})
+    params.pop("undo", None)  # the deleted round itself, kept for undoing
     if entry["code"] not in MESSAGES:  # written by a newer version of the app
         return render("legacy-note", {"text": entry["code"]}, tr)
     if "changes" in params:

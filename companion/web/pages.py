@@ -228,6 +228,7 @@ def view(view: str) -> str:
 def _board(match: Match, *, editable: bool, **extra: Any) -> str:
     result = store.result(match)
     tr = translator()
+    undo = store.undoable(match) if editable else set()
     game = game_of(match)
     return render_template(
         "match.html",
@@ -238,7 +239,15 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
         players=list(match.players),
         ranks={s["name"]: s["rank"] for s in result["standings"]},
         winners=[s["name"] for s in result["standings"] if s["rank"] == 1],
-        history=[{"when": h["when"], "text": store.describe(h, tr)} for h in store.history(match)],
+        history=[
+            {
+                "id": h["id"],
+                "when": h["when"],
+                "text": store.describe(h, tr),
+                "undo": h["id"] in undo,
+            }
+            for h in store.history(match)
+        ],
         editable=editable,
         round_url=lambda n: round_url(match, editable, n),
         clear_draft=session.pop("clear_draft", None) if editable else None,
@@ -246,6 +255,32 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
         **links(match, editable),
         **extra,
     )
+
+
+@bp.post("/m/<edit>/history/<int:change>/undo")
+def undo(edit: str, change: int) -> Response | tuple[str, int]:
+    """Undo a deletion from the history: the round is back with its number and dealer."""
+    match = by_edit(edit)
+    form = ConfirmForm()
+    if not form.validate():
+        abort(400)
+    once = form.once(f"form:undo:{match.id}:{change}")
+    board = redirect(url_for(".scoreboard", edit=edit))
+    if store.done(get_session(), once):
+        return board  # a double tap, or the form sent again
+    try:
+        number = store.restore_round(
+            get_session(), match, change, revision=form.based_on(), once=once
+        )
+    except store.ConflictError:
+        if store.done(get_session(), once):
+            return board
+        return _changed(match, form.based_on())
+    except EntryError as err:
+        flash(sentence(err.problems[0].message(translator())))
+        return board
+    flash(_("Round %(n)s is back.", n=number))
+    return board
 
 
 # --- The series' length: one more round, or a rematch ---------------------------------------

@@ -588,6 +588,36 @@ def test_delete_asks_first_then_deletes(client: FlaskClient, played: str) -> Non
     assert client.get(f"/m/{played}/rounds/1").status_code == 404
 
 
+def test_a_deleted_round_comes_back_from_the_history_with_its_number_and_dealer(
+    client: FlaskClient, app: Flask, played: str, round_doc: dict[str, Any]
+) -> None:
+    for _ in range(2):
+        assert client.post(f"/m/{played}/rounds/new", data=form_data(round_doc)).status_code == 302
+    with app.app_context():
+        match = store.get_by_edit_token(get_session(), played)
+        dealers = [r.dealer for r in sorted(match.rounds, key=lambda r: r.number)]
+    assert client.post(f"/m/{played}/rounds/2/delete").status_code == 302
+    board = client.get(f"/m/{played}").get_data(as_text=True)
+    undo = re.search(rf'action="(/m/{played}/history/(\d+)/undo)"', board)
+    assert undo, "the deletion offers Undo in the history"
+    rev = re.findall(r'name="revision" type="hidden" value="(\d+)"', board)[0]
+    answer = client.post(undo.group(1), data={"revision": rev})
+    assert answer.status_code == 302
+    board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
+    assert "Round 2 is back." in board and "Round 2 deleted earlier is back (undone)" in board
+    assert len(stored_rounds(app, played)) == 3
+    with app.app_context():
+        match = store.get_by_edit_token(get_session(), played)
+        kept = [r.dealer for r in sorted(match.rounds, key=lambda r: r.number)]
+        assert kept == dealers  # every round is back with the dealer it was played with
+        assert not store.undoable(match)  # undone once: the Undo button is gone
+    assert f"/history/{undo.group(2)}/undo" not in board
+    again = client.post(undo.group(1), data={"revision": str(int(rev) + 1)})
+    assert "cannot be undone any more" in html.unescape(
+        client.get(again.headers["Location"]).get_data(as_text=True)
+    )
+
+
 def test_a_save_on_an_older_revision_changes_nothing_and_keeps_the_form(
     client: FlaskClient, app: Flask, played: str, round_doc: dict[str, Any]
 ) -> None:

@@ -263,11 +263,14 @@ def test_delete_round_renumbers_the_later_rounds(app, session):
     rounds = [SERIES["rounds"][i % len(SERIES["rounds"])] for i in range(4)]
     for round_doc in rounds:
         store.add_round(session, match, round_doc)
+    dealers = [r.dealer for r in sorted(match.rounds, key=lambda r: r.number)]
     store.delete_round(session, match, 2)
     again = fresh(app, match)
     assert [r.number for r in again.rounds] == [1, 2, 3]
     assert store.as_document(again)["rounds"] == [rounds[0], rounds[2], rounds[3]]
     last = store.history(again)[-1]
+    undo = last["params"].pop("undo")  # the round as it was, for undoing the deletion
+    assert undo == {"dealer": dealers[1], "document": rounds[1]}
     assert (last["code"], last["params"]) == (
         "round-deleted-renumbered",
         {"number": 2, "first": 3, "last": 4},
@@ -338,7 +341,8 @@ def test_history_lists_every_change_oldest_first_in_utc(app, session):
         "round-edited",
         "round-deleted-moved",
     ]
-    assert all(set(e) == {"when", "number", "code", "params"} for e in entries)
+    assert all(set(e) == {"id", "when", "number", "code", "params"} for e in entries)
+    assert [e["id"] for e in entries] == sorted(e["id"] for e in entries)
     times = [e["when"] for e in entries]
     assert all(t.tzinfo is not None and t.utcoffset() == timedelta(0) for t in times)
     assert times == sorted(times)
