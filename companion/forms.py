@@ -37,6 +37,7 @@ from wtforms.validators import Length, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from companion.rules import Game, games, get_game
+from companion.sheets.blank import MAX_BLANK_GAMES
 from companion.store import Once, form_once, new_key
 
 MAX_GAMES = 60
@@ -332,3 +333,40 @@ class CheckForm(FlaskForm):  # type: ignore[misc]
     def tokens(self) -> list[str]:
         """The cards as typed, split on spaces, commas or semicolons."""
         return [t for t in SEPARATORS.split(self.cards.data or "") if t]
+
+
+class BlankForm(FlaskForm):  # type: ignore[misc]
+    """Choose a blank sheet: game, seats, rounds, paper and names. A GET form; on a problem
+    the chooser comes back with everything as it was typed and the problem beside its field."""
+
+    class Meta:
+        csrf = False  # read-only: it stores nothing
+
+    game = SelectField(_l("Game"))
+    players = SelectField(_l("Players"), default="4")
+    games = SelectField(_l("Rounds"), default="")
+    paper = SelectField(
+        _l("Paper"),
+        default="a4",
+        choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")],
+    )
+    names = StringField(_l("Names (optional, in seat order)"), validators=[Length(max=250)])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game.choices = [SelectChoice(g.id, _l(g.name)) for g in games()]
+        most = max(g.seats[1] for g in games())
+        self.players.choices = [SelectChoice(str(n), str(n)) for n in range(2, most + 1)]
+        rounds = [SelectChoice(str(n), str(n)) for n in range(1, MAX_BLANK_GAMES + 1)]
+        self.games.choices = [SelectChoice("", _l("One per player")), *rounds]
+        if not self.game.data:
+            self.game.data = games()[0].id
+
+    def chosen(self) -> Game:
+        """The chosen game (the first one until a valid choice is sent)."""
+        ids = [g.id for g in games()]
+        return get_game(self.game.data if self.game.data in ids else ids[0])
+
+    def name_list(self) -> list[str]:
+        """The names typed, split at commas."""
+        return [n.strip() for n in (self.names.data or "").split(",") if n.strip()]

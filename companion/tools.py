@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from werkzeug.wrappers import Response
 
-from companion.forms import CheckForm
+from companion.forms import BlankForm, CheckForm
 from companion.i18n import translator
-from companion.rules import EntryError, check_meld, games, get_game, localize
+from companion.rules import EntryError, check_meld, check_names, games, get_game, localize
 from companion.web.common import descriptor, example_run, sentence
 
 bp = Blueprint("tools", __name__)
@@ -40,6 +43,49 @@ def check() -> str:
 
 
 @bp.get("/sheets/blank")
-def blank() -> str:
-    """Choose a blank score sheet to print."""
-    return render_template("blank.html", games=[descriptor(g) for g in games()])
+def blank() -> Response | tuple[str, int]:
+    """Choose a blank score sheet to print; a good choice goes on to the PDF."""
+    form = BlankForm(request.args)
+    status = 200
+    if request.args and form.validate() and _agree(form):
+        query = {"game": form.game.data, "players": form.players.data, "paper": form.paper.data}
+        query |= {"games": form.games.data} if form.games.data else {}
+        query |= {"names": ", ".join(form.name_list())} if form.name_list() else {}
+        return redirect(url_for("sheets.blank", **query))
+    elif request.args:
+        status = 422
+    page = render_template(
+        "blank.html", form=form, games=[descriptor(g) for g in games()], chosen=form.chosen().id
+    )
+    return page, status
+
+
+def _agree(form: BlankForm) -> bool:
+    """The seats suit the game, and the names (when given) are as many as the seats."""
+    game = form.chosen()
+    count = int(form.players.data)
+    low, high = game.seats
+    if not low <= count <= high:
+        form.players.errors = [
+            _("%(game)s is for %(low)s to %(high)s players.", game=_(game.name), low=low, high=high)
+        ]
+        return False
+    names = form.name_list()
+    if not names:
+        return True
+    if len(names) != count:
+        form.names.errors = [
+            ngettext(
+                "%(num)d name for %(players)s players: give one per seat, or none.",
+                "%(num)d names for %(players)s players: give one per seat, or none.",
+                len(names),
+                players=count,
+            )
+        ]
+        return False
+    try:
+        check_names(names, players=game.seats, rule=game.seats_rule, game=game.name)
+    except EntryError as err:
+        form.names.errors = [sentence(err.problems[0].message(translator()))]
+        return False
+    return True

@@ -64,6 +64,44 @@ def test_the_referee_never_writes(client: FlaskClient) -> None:
 
 def test_the_blank_sheet_chooser_submits_to_the_pdf(client: FlaskClient) -> None:
     page = text(client, "/sheets/blank")
-    assert 'action="/sheets/blank.pdf"' in page and 'name="players"' in page
+    assert 'action="/sheets/blank"' in page and 'name="players"' in page
     answer = client.get("/sheets/blank.pdf?players=3&paper=letter&names=Anna,Béla,Cili")
     assert answer.status_code == 200 and answer.data.startswith(b"%PDF")
+
+
+def test_the_blank_chooser_sends_a_good_choice_on_to_the_pdf(client: FlaskClient) -> None:
+    page = text(client, "/sheets/blank")
+    assert 'id="games"' in page and "One per player" in page  # the number of rounds
+    answer = client.get("/sheets/blank?game=rummikub&players=3&games=5&paper=letter&names=A,+B,+C")
+    assert answer.status_code == 302
+    assert answer.headers["Location"] == (
+        "/sheets/blank.pdf?game=rummikub&players=3&paper=letter&games=5&names=A,+B,+C"
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "message"),
+    [
+        ("game=rummy17&players=4&names=Anna,+Béla,+Cili", "names", "3 names for 4 players"),
+        ("game=rummikub&players=6", "players", "Rummikub is for 2 to 4 players."),
+        ("game=rummy17&players=2&names=Anna,+anna", "names", "anna is used twice"),
+        ("game=rummy17&players=2&games=99", "games", "Not a valid choice"),
+    ],
+)
+def test_a_bad_blank_sheet_choice_comes_back_with_the_problem_and_everything_typed(
+    client: FlaskClient, query: str, field: str, message: str
+) -> None:
+    answer = client.get(f"/sheets/blank?{query}")
+    assert answer.status_code == 422
+    page = html.unescape(answer.get_data(as_text=True))
+    problem = page.split(f'id="{field}-error"', 1)[1].split("</ul>", 1)[0]
+    assert message in problem
+    for part in query.split("&"):
+        key, value = part.split("=")
+        value = value.replace("+", " ")
+        if key == "names":
+            assert f'value="{value}"' in page  # the names as typed
+        elif key != "games" or value != "99":
+            assert f'<option selected value="{value}">' in page or (
+                f'value="{value}" data-seats' in page and "selected" in page
+            )
