@@ -47,12 +47,13 @@ def blank() -> Response | tuple[str, int]:
     """Choose a blank score sheet to print; a good choice goes on to the PDF."""
     form = BlankForm(request.args)
     status = 200
-    if request.args and form.validate() and _agree(form):
+    sent = any(field.name in request.args for field in form)  # not just ?lang=hu
+    if sent and form.validate() and _agree(form):
         query = {"game": form.game.data, "players": form.players.data, "paper": form.paper.data}
         query |= {"games": form.games.data} if form.games.data else {}
         query |= {"names": ", ".join(form.name_list())} if form.name_list() else {}
         return redirect(url_for("sheets.blank", **query))
-    elif request.args:
+    elif sent:
         status = 422
     page = render_template(
         "blank.html", form=form, games=[descriptor(g) for g in games()], chosen=form.chosen().id

@@ -70,7 +70,7 @@ def test_the_blank_sheet_chooser_submits_to_the_pdf(client: FlaskClient) -> None
 
 
 def test_the_blank_chooser_sends_a_good_choice_on_to_the_pdf(client: FlaskClient) -> None:
-    page = text(client, "/sheets/blank")
+    page = text(client, "/sheets/blank?lang=en")  # only the language: the chooser, no PDF yet
     assert 'id="games"' in page and "One per player" in page  # the number of rounds
     answer = client.get("/sheets/blank?game=rummikub&players=3&games=5&paper=letter&names=A,+B,+C")
     assert answer.status_code == 302
