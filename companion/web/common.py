@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import segno
 from flask import abort, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from companion import store
 from companion.db import get_session
@@ -72,6 +74,12 @@ def links(match: Match, editable: bool) -> dict[str, str]:
     if editable:
         out["edit_url"] = url_for("pages.scoreboard", edit=match.edit_token, _external=True)
     return out
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code of ``url`` as inline SVG: a phone's camera joins the table from the screen."""
+    code = segno.make(url, error="m")
+    return Markup(code.svg_inline(scale=5, border=2, dark="#000", light="#fff", omitsize=True))
 
 
 def draft_key(match: Match, number: int | None) -> str:

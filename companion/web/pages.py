@@ -14,12 +14,14 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -37,6 +39,7 @@ from companion.web.common import (
     game_of,
     links,
     page_context,
+    qr_svg,
     round_url,
     sentence,
 )
@@ -220,9 +223,24 @@ def scoreboard(edit: str) -> str:
 
 
 @bp.get("/v/<view>")
-def view(view: str) -> str:
-    """The same scoreboard through the read-only link: nothing on it changes the match."""
-    return _board(by_view(view), editable=False)
+def view(view: str) -> Response:
+    """The same scoreboard through the read-only link: nothing on it changes the match.
+
+    It follows the match live: live.js asks again every second or two with the page's ETag
+    (the match's revision and the page's language), and the answer is a bare 304 until the
+    match changes. The revision is read from the database, so any number of server processes
+    answer alike.
+    """
+    match = by_view(view)
+    tag = f"{match.revision}-{get_locale()}"
+    if request.if_none_match.contains(tag):
+        unchanged = Response(status=304)
+        unchanged.set_etag(tag)
+        return unchanged
+    page = make_response(_board(match, editable=False, live_tag=tag))
+    page.set_etag(tag)
+    page.headers["Cache-Control"] = "no-cache"
+    return page
 
 
 def _board(match: Match, *, editable: bool, **extra: Any) -> str:
@@ -252,6 +270,7 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
         round_url=lambda n: round_url(match, editable, n),
         clear_draft=session.pop("clear_draft", None) if editable else None,
         confirm=ConfirmForm(revision=str(match.revision)) if editable else None,
+        view_qr=qr_svg(url_for("pages.view", view=match.view_token, _external=True)),
         **links(match, editable),
         **extra,
     )

@@ -693,6 +693,26 @@ def test_keep_theirs_drops_what_was_typed_and_saves_nothing(
     assert stored_rounds(app, played)[0]["players"][2]["hand"] == ["B5"]
 
 
+def test_the_read_only_view_answers_304_until_the_match_changes(
+    client: FlaskClient, played: str, round_doc: dict[str, Any]
+) -> None:
+    view = view_token(client, played)
+    first = client.get(f"/v/{view}")
+    tag = first.headers["ETag"]
+    page = first.get_data(as_text=True)
+    assert f"data-etag='{tag}'" in page and "js/live.js" in page
+    assert '<svg viewBox="0 0' in page  # the QR code of the read-only link, on screen
+    assert first.headers["Cache-Control"] == "no-cache"
+    same = client.get(f"/v/{view}", headers={"If-None-Match": tag})
+    assert same.status_code == 304 and same.get_data() == b""
+    client.post(f"/m/{played}/rounds/new", data=form_data(round_doc))
+    changed = client.get(f"/v/{view}", headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert "Round 2 added" in changed.get_data(as_text=True)
+    other = client.get(f"/v/{view}?lang=hu", headers={"If-None-Match": changed.headers["ETag"]})
+    assert other.status_code == 200  # another language is another page
+
+
 # --- The series' length ------------------------------------------------------------------------
 
 
