@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..cards import RUMMY17, Card, Joker, Token, card_sort_key
 from ..errors import EntryError
 from ..messages import N_, NN_, register
+from ..tile_melds import wraps_around
 
 SET = "set"
 RUN = "run"
@@ -47,6 +48,7 @@ register(
             "(R17-9, R17-13)",
             "count",
         ),
+        "run-no-wrap": N_("1 cannot follow 17 in a run: values run 1–17 with no wrap ({rule})"),
         "run-joker-colour": N_(
             "the {colour} joker cannot stand in a {colour2} run: a joker only stands for a card "
             "of its own colour ({rule})"
@@ -208,6 +210,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     missing = [v for v in range(values[0], values[-1] + 1) if v not in values]
     if joker is None:
         if missing:
+            _refuse_wrap(colour, set(values), len(tokens))
             raise _gap("run-gap", colour, values, missing)
         return Meld(tuple(tokens), RUN)
     assert joker.colour is not None
@@ -220,6 +223,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
             colour2=_name(colour),
         )
     if len(missing) > 1:
+        _refuse_wrap(colour, set(values), len(tokens))
         raise _gap("run-gaps-joker", colour, values, missing)
     if missing:
         candidates = [missing[0]]
@@ -231,6 +235,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     readings = tuple(Card(colour, v) for v in candidates)
     if joker.stands_for is not None:
         if joker.stands_for not in readings:
+            _refuse_wrap(colour, {*values, joker.stands_for.value}, len(tokens))
             raise MeldError(
                 "run-joker-stand-in",
                 card=joker.text,
@@ -243,6 +248,12 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     if len(readings) == 1:
         return Meld(_with_stand_in(tokens, joker, readings[0]), RUN, readings)
     return Meld(tuple(tokens), RUN, readings)
+
+
+def _refuse_wrap(colour: str, values: set[int], length: int) -> None:
+    """R17-9: no wrap. Raise when the run would be one only if 1 followed 17."""
+    if wraps_around(values, length, RUMMY17.high):
+        raise MeldError("run-no-wrap", card=f"{colour}1", rule="R17-9")
 
 
 def _gap(code: str, colour: str, values: list[int], missing: list[int]) -> MeldError:
