@@ -187,7 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
     p = command("check", "is this a legal meld? exit 0 legal, 1 illegal", _check)
     # No default here, so that an unreadable card can say --game was left out (ids[0] is used).
-    p.add_argument("--game", type=str.lower, choices=ids, help=f"one of {', '.join(ids)}")
+    p.add_argument(
+        "--game", type=str.lower, choices=ids, help=f"one of {', '.join(ids)} (default {ids[0]})"
+    )
     p.add_argument("cards", nargs="+", metavar="CARD")
     p = command("pdf", "a match document of any game → its filled score sheet as PDF", _pdf)
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
