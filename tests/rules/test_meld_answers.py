@@ -145,12 +145,19 @@ def test_MR_4_an_ace_is_written_last_only_where_it_counts_high():
 
 
 @pytest.mark.parametrize(
-    "cards", [["R16", "R17", "R1"], ["Y17", "Y1", "Y2"], ["R17", "*R", "R2"], ["R16", "R17", "*R1"]]
+    ("cards", "named"),
+    [
+        (["R16", "R17", "R1"], "R1"),
+        (["Y17", "Y1", "Y2"], "Y1"),
+        (["R17", "*R", "R2"], "*R"),
+        (["R16", "R17", "*R1"], "*R1"),
+    ],
 )
-def test_R17_9_runs_do_not_wrap_from_17_to_1(cards):
+def test_R17_9_runs_do_not_wrap_from_17_to_1(cards, named):
     v = verdict("rummy17", *cards)
     assert (v["valid"], v["code"], v["rule"]) == (False, "run-no-wrap", "R17-9")
     assert v["reason"] == "1 cannot follow 17 in a run: values run 1–17 with no wrap (R17-9)"
+    assert v["params"]["card"] == named
 
 
 def test_R17_9_a_run_with_a_gap_still_names_the_gap():

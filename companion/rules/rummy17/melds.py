@@ -210,7 +210,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     missing = [v for v in range(values[0], values[-1] + 1) if v not in values]
     if joker is None:
         if missing:
-            _refuse_wrap(colour, set(values), len(tokens))
+            _refuse_wrap(tokens, set(values))
             raise _gap("run-gap", colour, values, missing)
         return Meld(tuple(tokens), RUN)
     assert joker.colour is not None
@@ -223,7 +223,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
             colour2=_name(colour),
         )
     if len(missing) > 1:
-        _refuse_wrap(colour, set(values), len(tokens))
+        _refuse_wrap(tokens, set(values))
         raise _gap("run-gaps-joker", colour, values, missing)
     if missing:
         candidates = [missing[0]]
@@ -235,7 +235,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     readings = tuple(Card(colour, v) for v in candidates)
     if joker.stands_for is not None:
         if joker.stands_for not in readings:
-            _refuse_wrap(colour, {*values, joker.stands_for.value}, len(tokens))
+            _refuse_wrap(tokens, {*values, joker.stands_for.value})
             raise MeldError(
                 "run-joker-stand-in",
                 card=joker.text,
@@ -250,10 +250,13 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     return Meld(tuple(tokens), RUN, readings)
 
 
-def _refuse_wrap(colour: str, values: set[int], length: int) -> None:
-    """R17-9: no wrap. Raise when the run would be one only if 1 followed 17."""
-    if wraps_around(values, length, RUMMY17.high):
-        raise MeldError("run-no-wrap", card=f"{colour}1", rule="R17-9")
+def _refuse_wrap(tokens: Sequence[Token], values: set[int]) -> None:
+    """R17-9: no wrap. Raise when the run would be one only if 1 followed 17, naming the 1
+    (or the joker that would have to be it)."""
+    if wraps_around(values, len(tokens), RUMMY17.high):
+        one = next((t for t in tokens if isinstance(t, Card) and t.value == 1), None)
+        joker = next((t for t in tokens if isinstance(t, Joker)), None)
+        raise MeldError("run-no-wrap", card=(one or joker or tokens[0]).text, rule="R17-9")
 
 
 def _gap(code: str, colour: str, values: list[int], missing: list[int]) -> MeldError:
