@@ -48,6 +48,10 @@ register(
         ),
         "cli-cannot-write": N_("cannot write {path}: {reason}"),
         "cli-players-names": N_("--players {players} but --names gives {count} names"),
+        "cli-check-which-game": N_(
+            "{card} is not a card of {game_name}, the game check assumes without --game; "
+            "name the game with --game, one of {games}"
+        ),
     }
 )
 
@@ -91,7 +95,20 @@ def _document_command(func: Callable[[object], dict[str, Any]]) -> Callable[...,
 
 
 def _check(args: argparse.Namespace) -> int:
-    verdict = check_meld(args.game, args.cards)
+    first = games()[0]
+    try:
+        verdict = check_meld(args.game or first.id, args.cards)
+    except EntryError as err:
+        if args.game is not None or err.card is None:
+            raise
+        # AS 2S 3S without --game: say that the cards were read as the first game's.
+        hint = EntryError(
+            "cli-check-which-game",
+            card=err.card,
+            game_name=first.name,
+            games=", ".join(g.id for g in games()),
+        )
+        raise EntryError.of([*hint.problems, *err.problems]) from None
     _emit(localize(verdict, args.tr))
     return EXIT_OK if verdict["valid"] else EXIT_ILLEGAL
 
@@ -169,14 +186,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("match", "score a whole match: a match document → result JSON", _match)
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
     p = command("check", "is this a legal meld? exit 0 legal, 1 illegal", _check)
-    p.add_argument("--game", choices=ids, default=ids[0])
+    # No default here, so that an unreadable card can say --game was left out (ids[0] is used).
+    p.add_argument(
+        "--game", type=str.lower, choices=ids, help=f"one of {', '.join(ids)} (default {ids[0]})"
+    )
     p.add_argument("cards", nargs="+", metavar="CARD")
     p = command("pdf", "a match document of any game → its filled score sheet as PDF", _pdf)
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
     p = command("blank", "a blank score sheet of a game for paper play, as PDF", _blank)
-    p.add_argument("--game", choices=ids, default=ids[0], help=f"one of {', '.join(ids)}")
+    p.add_argument(
+        "--game", type=str.lower, choices=ids, default=ids[0], help=f"one of {', '.join(ids)}"
+    )
     p.add_argument("--players", type=int, metavar="N", help="players (default 4, or fewer)")
     p.add_argument("--names", metavar="A,B,…", help="the players' names, comma-separated")
     p.add_argument(

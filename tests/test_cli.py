@@ -103,3 +103,58 @@ def test_check_verdicts_carry_the_reason_as_a_code():
     _, out = run("score", str(DATA / "rummy17-round.json"))
     runs = next(a for a in out["awards"] if a["card"] == "most-runs")
     assert runs["reason_code"] == "award-won" and runs["reason_params"]["winners"] == ["Márk"]
+
+
+def test_check_reads_the_game_in_any_case_and_cards_split_at_commas():
+    code, out = run("check", "--game", "Rummikub", "R1,R2,R3")
+    assert code == 0 and out["cards"] == ["R1", "R2", "R3"] and out["value"] == 6
+    code, out = run("check", "--game", "RUMMY-O", "R07", "r8, R9")
+    assert code == 0 and out["cards"] == ["R7", "R8", "R9"]
+
+
+def test_check_without_game_hints_at_game_listing_the_games():
+    code, out = run("check", "AS", "2S", "3S")
+    assert code == 2
+    err = out["error"]
+    assert (err["code"], err["card"]) == ("cli-check-which-game", "AS")
+    assert "--game" in err["message"] and "manipulation" in err["message"]
+    # then the reason the card is not a Rummy 17 card
+    assert [p["code"] for p in err["problems"]] == [
+        "cli-check-which-game",
+        "not-a-card-coloured-joker",
+    ]
+    code, out = run("check", "--game", "manipulation", "AS", "2S", "3S")
+    assert code == 0 and out["valid"]
+    code, out = run("check", "--game", "rummy17", "AS", "2S", "3S")
+    assert code == 2 and out["error"]["code"] == "not-a-card-coloured-joker"
+
+
+def test_check_hint_is_said_in_the_tables_language():
+    code, out = run("--lang", "de", "check", "AS", "2S", "3S")
+    assert code == 2 and "--game" in out["error"]["message"]
+    assert out["error"]["message"] != run("check", "AS", "2S", "3S")[1]["error"]["message"]
+
+
+def test_R17_9_check_says_runs_do_not_wrap_and_R17_11_adds_the_note():
+    code, out = run("check", "R16", "R17", "R1")
+    assert code == 1 and (out["code"], out["rule"]) == ("run-no-wrap", "R17-9")
+    code, out = run("check", "R5", "R6", "*R")
+    assert code == 0 and out["note_code"] == "check-joker-beside-table" and "value" not in out
+
+
+def test_a_round_without_game_names_what_is_missing():
+    code, out = run("score", "-", stdin=json.dumps({"players": []}))
+    assert code == 2
+    assert (out["error"]["code"], out["error"]["field"]) == ("game-missing", "game")
+    assert "None" not in out["error"]["message"]
+
+
+def test_DK_4_a_bad_card_on_a_rack_carries_the_player():
+    doc = {
+        "game": "rummikub",
+        "players": [{"name": "Anna", "rack": ["R5", "X9"]}, {"name": "Béla", "rack": []}],
+        "went_out": "Béla",
+    }
+    code, out = run("score", "-", stdin=json.dumps(doc))
+    assert code == 2
+    assert (out["error"]["player"], out["error"]["card"]) == ("Anna", "X9")

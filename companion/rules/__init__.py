@@ -6,7 +6,7 @@ through ``get_game(id)`` (``game.py``); problems come back as codes with paramet
 (``errors.py``) rendered to words by ``messages.render``.
 """
 
-from .cards import DECKS, Card, Joker, parse_card
+from .cards import DECKS, Card, Joker, parse_card, split_cards
 from .errors import Collector, EntryError, Problem
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
@@ -19,9 +19,12 @@ from .seating import check_names, dealer_of, left_of, standings
 from .series import match_document, score_document
 
 
-def check_meld(game: str, cards: list[object]) -> dict[str, object]:
-    """The contract's ``check``: the verdict of ``game`` on one meld."""
-    return get_game(game).check_meld(cards)
+def check_meld(game: object, cards: list[object]) -> dict[str, object]:
+    """The contract's ``check``: the verdict of ``game`` on one meld.
+
+    A string holding several cards (``"R1,R2,R3"``, ``"R1 R2"``) counts as those cards.
+    """
+    return get_game(game).check_meld(split_cards(cards))
 
 
 __all__ = [
@@ -65,5 +68,6 @@ __all__ = [
     "result_json",
     "score_document",
     "score_game",
+    "split_cards",
     "standings",
 ]

@@ -7,6 +7,7 @@ it stands for (``*R6``: the red joker as R6 in Rummy 17; ``*O5`` and ``*QH`` els
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import EntryError
@@ -153,8 +154,10 @@ class Joker:
 
 Token = Card | Joker
 
-_NUMBER = re.compile(r"^([A-Z])(\d{1,2})$")
-_SUIT_LAST = re.compile(r"^(10|[2-9AJQK])([A-Z])$")
+_NUMBER = re.compile(r"^([A-Z])0?(\d{1,2})$")  # R07 is R7
+_SUIT_LAST = re.compile(r"^(10|0?[2-9]|[AJQK])([A-Z])$")  # 07H is 7H
+#: What may stand between cards typed in one string: spaces, commas, semicolons.
+SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def _card_or_none(text: str, deck: Deck) -> Card | None:
@@ -174,7 +177,7 @@ def _card_or_none(text: str, deck: Deck) -> Card | None:
     if colour not in deck.colours:
         return None
     if not deck.low <= value <= deck.high or (not deck.suit_last and str(value) != digits):
-        return None
+        return None  # R7 or R07, never R007 or R0
     return Card(colour, value, deck.game)
 
 
@@ -218,6 +221,21 @@ def parse_card(raw: object, game: str = "rummy17") -> Token:
             raise EntryError("value-out-of-range", card=text, low=deck.low, high=deck.high)
         raise _not_a_card(text, deck, text)
     return card
+
+
+def split_cards(raw: Sequence[object]) -> list[object]:
+    """Cards as given, a string holding several (``"R1,R2 R3"``) split into one per card.
+
+    A string with nothing but separators is kept, so that it is refused by name.
+
+    >>> split_cards(["R1,R2", "r3"])
+    ['R1', 'R2', 'r3']
+    """
+    out: list[object] = []
+    for item in raw:
+        parts = [p for p in SEPARATORS.split(item) if p] if isinstance(item, str) else []
+        out.extend(parts or [item])
+    return out
 
 
 def _parse_joker(text: str, deck: Deck) -> Joker:

@@ -67,6 +67,14 @@ def reason_fields(problem: Problem) -> dict[str, Any]:
     return {"reason": problem.reason(), "code": problem.code, "params": problem.values()}
 
 
+def note_fields(problem: Problem) -> dict[str, Any]:
+    """A remark beside a legal verdict: ``note`` in English, ``note_code``/``note_params``.
+
+    An extension of the contract's ``check`` verdict, said anew by ``messages.localize``.
+    """
+    return {"note": problem.reason(), "note_code": problem.code, "note_params": problem.values()}
+
+
 class EntryError(Exception):
     """Bad input: every problem found in a document, card or meld (D17-8, DK-4, DO-6, DM-8).
 

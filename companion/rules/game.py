@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import DECKS, Deck, Token, parse_card
+from .cards import DECKS, Card, Deck, Token, parse_card
 from .errors import EntryError
 from .messages import N_, register
 
@@ -20,6 +20,7 @@ register(
     {
         "round-not-object": N_("a round must be a JSON object"),
         "unknown-game": N_("unknown game {game!r}: the games are {games}"),
+        "game-missing": N_("the game is missing: say which game, one of {games}"),
         "round-unknown-field": N_(
             "the round has an unknown field {key!r}; the fields are {fields}"
         ),
@@ -88,6 +89,9 @@ class Game:
     counts: ClassVar[tuple[Count, ...]]
     #: Whether players' melds on the table are entered (Rummy 17 scores them).
     melds_entered: ClassVar[bool] = False
+    #: What a player's first play must be worth (RK-6: 30, RO-6: 25); None: the game has no
+    #: initial meld, and ``check`` gives no ``value``.
+    initial_meld: ClassVar[int | None] = None
     #: How the round ended, asked in this order.
     endings: ClassVar[tuple[Choice, ...]]
     #: Who the start page asks for: "dealer" (deals first) or "starter" (starts first).
@@ -115,6 +119,10 @@ class Game:
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
         """The contract's ``check`` verdict on one meld; ``EntryError`` for an unreadable card."""
         raise NotImplementedError
+
+    def opening_worth(self, card: Card) -> int:
+        """What a card (or the card a joker stands for) counts towards the initial meld."""
+        return card.value
 
     # --- rounds ---------------------------------------------------------------------------
 
@@ -241,7 +249,10 @@ def get_game(game_id: object) -> Game:
     _load()
     if isinstance(game_id, str) and game_id in _REGISTRY.games:
         return _REGISTRY.games[game_id]
-    raise EntryError("unknown-game", game=game_id, games=", ".join(_REGISTRY.games))
+    names = ", ".join(_REGISTRY.games)
+    if game_id is None or (isinstance(game_id, str) and not game_id.strip()):
+        raise EntryError("game-missing", field="game", games=names)  # not "unknown game None"
+    raise EntryError("unknown-game", game=game_id, games=names)
 
 
 def _load() -> None:

@@ -142,7 +142,8 @@ def localize(value: Any, tr: Translator) -> Any:
 
     Results carry each reason as a code with parameters beside its English words
     (``reason_code``/``reason_params`` on awards and rulings, ``code``/``params`` on a
-    ``check`` verdict); ids, keys and numbers stay as they are.
+    ``check`` verdict, ``note_code``/``note_params`` for its note); ids, keys and numbers
+    stay as they are.
     """
     if isinstance(value, list):
         return [localize(v, tr) for v in value]
@@ -153,4 +154,6 @@ def localize(value: Any, tr: Translator) -> Any:
         out["reason"] = render(out["reason_code"], out.get("reason_params") or {}, tr)
     elif "reason" in out and isinstance(out.get("code"), str) and out["code"] in MESSAGES:
         out["reason"] = render(out["code"], out.get("params") or {}, tr)
+    if "note_code" in out:  # a remark beside a legal ``check`` verdict (R17-11)
+        out["note"] = render(out["note_code"], out.get("note_params") or {}, tr)
     return out

@@ -24,6 +24,7 @@ class Rummikub(RackGame):
     first_seat_rule = "RK-2"
     first_question = N_("Who starts?")
     series_rule = "DK-3"
+    initial_meld = 30  # RK-6: face values, a joker the value of its stand-in
     turn_seconds = 60  # RK-10
     went_out_rule = "RK-20"
     limits_rule = "DK-4"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import RUMMY_O, Token
+from .cards import RUMMY_O, Card, Token
 from .game import Choice, Decision, register_game
 from .holdings import Holding, face_value
 from .messages import N_
@@ -32,6 +32,7 @@ class RummyO(RackGame):
     first_seat_rule = "RO-3"
     first_question = N_("Who drew the highest tile?")
     series_rule = "DO-5"
+    initial_meld = 25  # RO-6, DO-3: the point values of RO-2
     turn_seconds = 180  # RO-10
     went_out_rule = "RO-11"
     limits_rule = "DO-6"
@@ -64,6 +65,10 @@ class RummyO(RackGame):
 
     def worth(self, tile: Token) -> int:
         return point_value(tile)
+
+    def opening_worth(self, card: Card) -> int:
+        # DO-3: the initial meld counts RO-2's point values, a joker as its stand-in.
+        return point_value(card)
 
     def scores(
         self, racks: Sequence[Holding], winners: Sequence[str], pool_out: bool

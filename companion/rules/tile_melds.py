@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
 from .cards import DECKS, Card, Joker, Token
 from .errors import Problem, reason_fields
-from .holdings import face_value
+from .game import get_game
 from .messages import N_, register
 
 register(
@@ -20,7 +20,18 @@ register(
         "tiles-too-many-jokers": N_("a meld holds at most {most} jokers"),
         "group-card-twice": N_("a group never holds two identical cards: {card} appears twice"),
         "group-too-long": N_("a group has at most four cards"),
+        "group-joker-twice": N_(
+            "the joker cannot stand for {stand}: this group already holds it, and a group never "
+            "holds two identical cards"
+        ),
+        "group-joker-other-value": N_(
+            "the joker cannot stand for {stand}: a group has one value, here {value}"
+        ),
         "run-value-twice": N_("a run never holds the same value twice"),
+        "run-too-long": N_("a run has at most {most} cards, one of each value"),
+        "run-joker-other-colour": N_(
+            "the joker cannot stand for {stand}: a run has one colour (or suit)"
+        ),
         "run-wraps": N_("1 cannot follow 13 in a run"),
         "run-turns-corner": N_("a run never turns the corner from K through A to 2"),
         "run-not-consecutive": N_(
@@ -36,10 +47,13 @@ register(
     }
 )
 
+SET = "set"
+RUN = "run"
+
 
 @dataclass(frozen=True)
 class Style:
-    """How one game builds melds and values them."""
+    """How one game builds melds, and the clause for each way a meld can fail."""
 
     group_rule: str
     run_rule: str
@@ -47,89 +61,163 @@ class Style:
     ace_high: bool  # MR-4: Q-K-A is a run, K-A-2 never
     max_jokers: int
     joker_rule: str
+    deck_rule: str  # how many jokers the game has (RK-1, RO-1, MR-1)
+    meld_rule: str | None = None  # one clause for any meld's three cards (MR-3)
 
 
 STYLES = {
-    "rummikub": Style("RK-4", "RK-5", "RK-5", False, 2, "RK-12"),
-    "rummy-o": Style("RO-4", "RO-5", "DO-2", False, 2, "RO-9"),
-    "manipulation": Style("MR-3", "MR-4", "MR-4", True, 2, "MR-7"),
+    "rummikub": Style("RK-4", "RK-5", "RK-5", False, 2, "RK-12", "RK-1"),
+    "rummy-o": Style("RO-4", "RO-5", "DO-2", False, 2, "RO-9", "RO-1"),
+    "manipulation": Style("MR-3", "MR-4", "MR-4", True, 2, "MR-7", "MR-1", "MR-3"),
 }
 
 
 def meld_value(game: str, faces: Sequence[Card]) -> int:
-    """The worth of a meld for an initial meld: RK-6 numbers; RO-6/DO-3 the RO-2 values."""
-    if game == "rummy-o":
-        return sum(face_value(c, 25, {1: 10, 11: 10, 12: 10, 13: 10}) for c in faces)
-    if game == "manipulation":
-        return sum(face_value(c, 25, {11: 10, 12: 10, 13: 10}) for c in faces)
-    return sum(c.value for c in faces)
+    """The worth of a meld for an initial meld (RK-6 numbers; RO-6/DO-3 the RO-2 values)."""
+    worth = get_game(game).opening_worth
+    return sum(worth(c) for c in faces)
 
 
-def _kind(faces: Sequence[Card], style: Style) -> str | None:
+def _kind(faces: Sequence[Card], style: Style) -> tuple[str, bool] | None:
+    """The kind of meld these cards make, and whether an ace counts high in it (MR-4)."""
     if len(faces) < 3:
         return None
     if len({c.value for c in faces}) == 1:
         colours = [c.colour for c in faces]
-        return "set" if len(faces) <= 4 and len(set(colours)) == len(colours) else None
+        return (SET, False) if len(faces) <= 4 and len(set(colours)) == len(colours) else None
     if len({c.colour for c in faces}) != 1:
         return None
-    for values in _value_views(faces, style):
-        ordered = sorted(values)
+    views = [False, True] if style.ace_high and any(c.value == 1 for c in faces) else [False]
+    for high in views:
+        ordered = sorted(14 if high and c.value == 1 else c.value for c in faces)
         if ordered == list(range(ordered[0], ordered[0] + len(ordered))):
-            return "run"
+            return RUN, high
     return None
 
 
-def _value_views(faces: Sequence[Card], style: Style) -> list[list[int]]:
-    values = [c.value for c in faces]
-    if style.ace_high and 1 in values:
-        return [values, [14 if v == 1 else v for v in values]]
-    return [values]
+def wraps_around(values: set[int], length: int, top: int) -> bool:
+    """Would ``values`` make a run of ``length`` if the top value were followed by 1 again?
+
+    Jokers fill the other places. Asked only once no straight reading exists, so a yes means
+    the meld is refused for wrapping (RK-5, DO-2, MR-4's corner, R17-9).
+    """
+    if not values or length > top:
+        return False
+    return any(values <= {(start + i) % top + 1 for i in range(length)} for start in range(top))
 
 
-def _problem(numbers: list[Card], n: int, style: Style) -> Problem:
-    """Why no reading of the meld is a group or a run, citing the game's clause."""
+def _stand_in(joker: Joker) -> Card:
+    assert joker.stands_for is not None
+    return joker.stands_for
+
+
+def _problem(tokens: Sequence[Token], style: Style, game: str) -> Problem:
+    """Why no reading of the meld is a group or a run, citing the game's clause.
+
+    What the meld is meant to be comes from its numbered cards (from the stated stand-ins too
+    when fewer than two are numbered); a joker that cannot be what it is said to stand for is
+    named as the fault, not the meld's length.
+    """
+    deck = DECKS[game]
+    numbers = [t for t in tokens if isinstance(t, Card)]
+    stated = [t for t in tokens if isinstance(t, Joker) and t.stands_for is not None]
+    faces = numbers + [_stand_in(j) for j in stated]
+    basis = numbers if len(numbers) >= 2 else faces
+    if len({c.value for c in basis}) <= 1:
+        intent = SET
+    elif len({c.colour for c in basis}) == 1:
+        intent = RUN
+    else:
+        intent = ""
+    n = len(tokens)
     if n < 3:
-        return Problem("tiles-too-short", {"count": n}, rule=style.run_rule)
-    values = {c.value for c in numbers}
+        rule = style.meld_rule or (style.run_rule if intent == RUN else style.group_rule)
+        return Problem("tiles-too-short", {"count": n}, rule=rule)
+    if intent == SET:
+        return _group_problem(basis[0].value, numbers, stated, style, deck.value_text)
+    if intent == RUN:
+        return _run_problem(basis[0].colour, numbers, stated, n, style, deck.high - deck.low + 1)
+    return Problem("tiles-mixed", rule=style.meld_rule or style.run_rule)
+
+
+def _group_problem(
+    value: int,
+    numbers: list[Card],
+    stated: list[Joker],
+    style: Style,
+    value_text: Callable[[int], str],
+) -> Problem:
+    """RK-4, RO-4, MR-3: one value, each colour (suit) once, three or four cards."""
+    rule = style.group_rule
+    for joker in stated:
+        stand = _stand_in(joker)
+        if stand.value != value:
+            params = {"stand": stand.text, "value": value_text(value)}
+            return Problem("group-joker-other-value", params, card=joker.text, rule=rule)
     colours = [c.colour for c in numbers]
-    if len(values) == 1:
-        if len(set(colours)) < len(colours):
-            twice = next(c for c in numbers if colours.count(c.colour) > 1)
-            return Problem("group-card-twice", card=twice.text, rule=style.group_rule)
-        return Problem("group-too-long", rule=style.group_rule)
-    if len(set(colours)) == 1:
-        ordered = sorted(values)
-        if len(ordered) < len(numbers):
-            return Problem("run-value-twice", rule=style.run_rule)
-        if not style.ace_high and 1 in values and 13 in values:
-            return Problem("run-wraps", rule=style.wrap_rule)
-        if style.ace_high and 1 in values and 2 in values and 13 in values:
-            return Problem("run-turns-corner", rule=style.wrap_rule)
-        return Problem("run-not-consecutive", rule=style.run_rule)
-    return Problem("tiles-mixed", rule=style.run_rule)
+    if len(set(colours)) < len(colours):
+        twice = next(c for c in numbers if colours.count(c.colour) > 1)
+        return Problem("group-card-twice", card=twice.text, rule=rule)
+    seen = set(colours)
+    for joker in stated:
+        stand = _stand_in(joker)
+        if stand.colour in seen:
+            return Problem("group-joker-twice", {"stand": stand.text}, card=joker.text, rule=rule)
+        seen.add(stand.colour)
+    return Problem("group-too-long", rule=rule)
 
 
-def _ordered(cards: list[Token], kind: str, colours: tuple[str, ...]) -> list[Token]:
-    """Lay a meld out as on the table: a run by value (an ace after a king), a group by colour."""
+def _run_problem(
+    colour: str, numbers: list[Card], stated: list[Joker], n: int, style: Style, span: int
+) -> Problem:
+    """RK-5, RO-5/DO-2, MR-4: one colour (suit), consecutive values, no wrap."""
+    for joker in stated:
+        stand = _stand_in(joker)
+        if stand.colour != colour:
+            return Problem(
+                "run-joker-other-colour",
+                {"stand": stand.text},
+                card=joker.text,
+                rule=style.run_rule,
+            )
+    values = [c.value for c in numbers] + [_stand_in(j).value for j in stated]
+    if len(set(values)) < len(values):
+        return Problem("run-value-twice", rule=style.run_rule)
+    if n > span:  # RK-5: 3 to 13 tiles; one of each value in every game
+        return Problem("run-too-long", {"most": span}, rule=style.run_rule)
+    if wraps_around(set(values), n, span):
+        code = "run-turns-corner" if style.ace_high else "run-wraps"
+        return Problem(code, rule=style.wrap_rule)
+    return Problem("run-not-consecutive", rule=style.run_rule)
+
+
+def _ordered(cards: list[Token], kind: str, high: bool, colours: tuple[str, ...]) -> list[Token]:
+    """Lay a meld out as on the table: a run by value (an ace after a king only where it
+    counts high, MR-4; never 13-1, RK-5, DO-2), a group by colour."""
 
     def face(t: Token) -> Card:
         return t.stands_for if isinstance(t, Joker) and t.stands_for else t  # type: ignore[return-value]
 
-    if kind == "run":
-        high = any(face(t).value == 13 for t in cards)
+    if kind == RUN:
         return sorted(cards, key=lambda t: 14 if high and face(t).value == 1 else face(t).value)
     return sorted(cards, key=lambda t: colours.index(face(t).colour))
 
 
 def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
-    """The verdict on one meld of a game whose jokers stand for any card."""
+    """The verdict on one meld of a game whose jokers stand for any card.
+
+    ``value`` (the worth towards the initial meld) comes only for a game that has one
+    (RK-6, RO-6). When the jokers leave several readings, each reading in ``readings`` names
+    its own ``kind``; the headline ``kind`` is the first reading's, the one the reason gives as
+    its example (``like *K4``).
+    """
     style = STYLES[game]
     deck = DECKS[game]
+    host = get_game(game)
     numbers = [t for t in tokens if isinstance(t, Card)]
     jokers = [t for t in tokens if isinstance(t, Joker)]
-    if len(jokers) > style.max_jokers:
-        problem = Problem("tiles-too-many-jokers", {"most": style.max_jokers}, rule=style.run_rule)
+    if len(jokers) > style.max_jokers:  # RK-1, RO-1, MR-1: the game has only two
+        problem = Problem("tiles-too-many-jokers", {"most": style.max_jokers}, rule=style.deck_rule)
         return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
     options = [
         [j.stands_for]
@@ -137,36 +225,38 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
         else [Card(c, v, game) for c in deck.colours for v in range(deck.low, deck.high + 1)]
         for j in jokers
     ]
-    readings: dict[tuple[str, ...], tuple[str, list[Card]]] = {}
+    found: dict[tuple[str, ...], tuple[str, list[Card]]] = {}
     for stand_ins in product(*options):
         faces = numbers + list(stand_ins)
-        kind = _kind(faces, style)
-        if kind is None:
+        shape = _kind(faces, style)
+        if shape is None:
             continue
         it = iter(stand_ins)
         cards = [t if isinstance(t, Card) else Joker(None, next(it), game) for t in tokens]
-        key = tuple(c.text for c in _ordered(cards, kind, deck.colours))
-        readings.setdefault(key, (kind, faces))
-    if not readings:
-        problem = _problem(numbers, len(tokens), style)
+        key = tuple(c.text for c in _ordered(cards, *shape, deck.colours))
+        found.setdefault(key, (shape[0], faces))
+    if not found:
+        problem = _problem(tokens, style, game)
         return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
-    # Mostly jokers (R5 * *) can read as a group or a run: each reading names its own kind,
-    # and the headline kind stays one of the contract's two values.
-    kinds = {k for k, _ in readings.values()}
-    out: dict[str, Any] = {"valid": True, "kind": kinds.pop() if len(kinds) == 1 else "set"}
+    readings = sorted(found.items())
+
+    def worth(faces: list[Card]) -> dict[str, int]:
+        if host.initial_meld is None:
+            return {}
+        return {"value": sum(host.opening_worth(c) for c in faces)}
+
+    (first, (kind, faces)) = readings[0]
+    out: dict[str, Any] = {"valid": True, "kind": kind}
     if len(readings) == 1:
-        ((texts, (kind, faces)),) = readings.items()
-        out.update(kind=kind, cards=list(texts), value=meld_value(game, faces))
-    else:
-        out["cards"] = [t.text for t in tokens]
-        out["rule"] = style.joker_rule
-        out["readings"] = [
-            {"kind": k, "cards": list(texts), "value": meld_value(game, f)}
-            for texts, (k, f) in sorted(readings.items())
-        ]
-        could = [[t[1:] for t in texts if t.startswith("*")] for texts in readings]
-        code = "tiles-joker-could-more" if len(could) > 4 else "tiles-joker-could"
-        # RK-12, RO-9, MR-7: the joker stands for the card the player names.
-        problem = Problem(code, {"could": could[:4], "first": could[0][0]}, rule=style.joker_rule)
-        out.update(reason_fields(problem))
+        out.update(cards=list(first), **worth(faces))
+        return out
+    out["cards"] = [t.text for t in tokens]
+    out["rule"] = style.joker_rule
+    out["readings"] = [{"kind": k, "cards": list(texts), **worth(f)} for texts, (k, f) in readings]
+    could = [[t[1:] for t in texts if t.startswith("*")] for texts, _ in readings]
+    code = "tiles-joker-could-more" if len(could) > 4 else "tiles-joker-could"
+    # RK-12, RO-9, MR-7: the joker stands for the card the player names; the reason cites
+    # the same clause as ``rule``.
+    problem = Problem(code, {"could": could[:4], "first": could[0][0]}, rule=style.joker_rule)
+    out.update(reason_fields(problem))
     return out

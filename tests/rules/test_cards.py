@@ -44,7 +44,7 @@ def test_notation_of_the_other_games_reads_and_writes_back(game, text, canonical
         ("R18", "values run from 1 to 17"),
         ("R0", "values run from 1 to 17"),
         ("X5", "is not a card"),
-        ("R07", "values run from 1 to 17"),
+        ("R007", "values run from 1 to 17"),  # R07 is R7: test_cards_with_a_leading_zero
         ("*", "a joker names its colour"),
         ("*B", None),
         ("*RB6", "cannot stand for B6"),

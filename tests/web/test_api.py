@@ -203,3 +203,56 @@ def test_check_needs_the_game(client):
     response = client.post("/api/v1/check", json={"cards": ["R3", "R4", "R5"]})
     assert response.status_code == 422
     assert "rummy17" in response.json["error"]["message"]
+
+
+@pytest.mark.parametrize("cards", [["R1,R2,R3"], ["R1 R2", "R3"], ["R01", "R2", "r3"]])
+def test_check_splits_a_string_holding_several_cards(client, cards):
+    response = client.post("/api/v1/check", json={"game": "rummikub", "cards": cards})
+    assert response.status_code == 200
+    assert response.json["cards"] == ["R1", "R2", "R3"] and response.json["valid"]
+
+
+@pytest.mark.parametrize("body", [{"cards": ["R3", "R4", "R5"]}, {"game": None, "cards": ["R3"]}])
+def test_check_without_game_names_it_missing_in_words(client, body):
+    response = client.post("/api/v1/check", json=body)
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert (error["code"], error["field"]) == ("game-missing", "game")
+    assert "None" not in error["message"] and "rummikub" in error["message"]
+
+
+def test_check_without_game_is_said_in_the_tables_language(client):
+    response = client.post(
+        "/api/v1/check", json={"cards": ["R3"]}, headers={"Accept-Language": "hu"}
+    )
+    assert response.status_code == 422
+    assert response.json["error"]["code"] == "game-missing"
+    assert not response.json["error"]["message"].startswith("the game is missing")
+
+
+@pytest.mark.parametrize("game", ["rummikub", "rummy-o"])
+def test_DK_4_DO_6_a_bad_card_on_a_rack_carries_the_player(client, game):
+    doc = {
+        "game": game,
+        "players": [{"name": "Anna", "rack": ["R5", "X9"]}, {"name": "Béla", "rack": []}],
+        "went_out": "Béla",
+    }
+    response = client.post("/api/v1/score", json=doc)
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert (error["player"], error["card"], error["field"]) == ("Anna", "X9", "rack")
+
+
+def test_R17_11_the_check_note_is_said_in_the_tables_language(client):
+    body = {"game": "rummy17", "cards": ["R5", "R6", "*R"]}
+    english = client.post("/api/v1/check", json=body).json
+    german = client.post("/api/v1/check", json=body, headers={"Accept-Language": "de"}).json
+    assert english["note_code"] == german["note_code"] == "check-joker-beside-table"
+    assert german["note"] != english["note"] and "(R17-11)" in german["note"]
+    assert "value" not in english
+
+
+def test_RK_4_check_names_the_joker_that_repeats_a_colour(client):
+    body = {"game": "rummikub", "cards": ["R5", "*R5", "B5"]}
+    answer = client.post("/api/v1/check", json=body).json
+    assert (answer["valid"], answer["code"], answer["rule"]) == (False, "group-joker-twice", "RK-4")

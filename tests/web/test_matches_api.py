@@ -223,7 +223,7 @@ def test_a_body_that_is_not_json_is_400(client):
     ("body", "code"),
     [
         ({"game": "chess", "players": PLAYERS, "first_dealer": "Anna"}, "unknown-game"),
-        ({"players": PLAYERS, "first_dealer": "Anna"}, "unknown-game"),
+        ({"players": PLAYERS, "first_dealer": "Anna"}, "game-missing"),
         ({"game": "rummikub", "players": PLAYERS, "first_dealer": "Dani"}, None),
         ({"game": "rummikub", "players": ["Anna"], "first_dealer": "Anna"}, None),
         ({"game": "rummikub", "players": "Anna, Béla", "first_dealer": "Anna"}, None),

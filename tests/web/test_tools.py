@@ -37,9 +37,21 @@ def test_an_illegal_meld_shows_the_cores_reason_and_rule(client, game, cards) ->
     assert verdict["reason"][1:] in page and f"Rule {verdict['rule']}" in page
 
 
-def test_a_legal_meld_shows_its_kind_stand_ins_and_value(client: FlaskClient) -> None:
+def test_a_legal_meld_shows_its_kind_stand_ins_and_the_R17_11_note(client: FlaskClient) -> None:
     page = text(client, "/check?game=rummy17&cards=K14,Y14,*g")
-    assert "Legal: a set" in page and "*G14" in page and "Worth 42" in page
+    assert "Legal: a set" in page and "*G14" in page
+    assert "Worth" not in page  # Rummy 17 has no initial meld to count
+    assert "a run of at least four cards of its colour (R17-11)" in page
+
+
+def test_RK_6_a_legal_meld_shows_its_worth_for_the_initial_meld(client: FlaskClient) -> None:
+    page = text(client, "/check?game=rummikub&cards=K12+K13+*")
+    assert "Legal: a run" in page and "*K11" in page and "Worth 36" in page
+
+
+def test_RK_12_readings_of_both_kinds_are_headed_a_set_or_a_run(client: FlaskClient) -> None:
+    page = text(client, "/check?game=rummikub&cards=R4+*+*")
+    assert "Legal: a set or a run" in page and "*R2" in page and "*B4" in page
 
 
 def test_an_ambiguous_joker_lists_every_reading(client: FlaskClient) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..cards import RUMMY17, Card, Joker, Token, card_sort_key
 from ..errors import EntryError
 from ..messages import N_, NN_, register
+from ..tile_melds import wraps_around
 
 SET = "set"
 RUN = "run"
@@ -47,6 +48,7 @@ register(
             "(R17-9, R17-13)",
             "count",
         ),
+        "run-no-wrap": N_("1 cannot follow 17 in a run: values run 1–17 with no wrap ({rule})"),
         "run-joker-colour": N_(
             "the {colour} joker cannot stand in a {colour2} run: a joker only stands for a card "
             "of its own colour ({rule})"
@@ -208,6 +210,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     missing = [v for v in range(values[0], values[-1] + 1) if v not in values]
     if joker is None:
         if missing:
+            _refuse_wrap(tokens, set(values))
             raise _gap("run-gap", colour, values, missing)
         return Meld(tuple(tokens), RUN)
     assert joker.colour is not None
@@ -220,6 +223,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
             colour2=_name(colour),
         )
     if len(missing) > 1:
+        _refuse_wrap(tokens, set(values))
         raise _gap("run-gaps-joker", colour, values, missing)
     if missing:
         candidates = [missing[0]]
@@ -231,6 +235,7 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     readings = tuple(Card(colour, v) for v in candidates)
     if joker.stands_for is not None:
         if joker.stands_for not in readings:
+            _refuse_wrap(tokens, {*values, joker.stands_for.value})
             raise MeldError(
                 "run-joker-stand-in",
                 card=joker.text,
@@ -243,6 +248,15 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
     if len(readings) == 1:
         return Meld(_with_stand_in(tokens, joker, readings[0]), RUN, readings)
     return Meld(tuple(tokens), RUN, readings)
+
+
+def _refuse_wrap(tokens: Sequence[Token], values: set[int]) -> None:
+    """R17-9: no wrap. Raise when the run would be one only if 1 followed 17, naming the 1
+    (or the joker that would have to be it)."""
+    if wraps_around(values, len(tokens), RUMMY17.high):
+        one = next((t for t in tokens if isinstance(t, Card) and t.value == 1), None)
+        joker = next((t for t in tokens if isinstance(t, Joker)), None)
+        raise MeldError("run-no-wrap", card=(one or joker or tokens[0]).text, rule="R17-9")
 
 
 def _gap(code: str, colour: str, values: list[int], missing: list[int]) -> MeldError:

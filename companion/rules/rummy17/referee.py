@@ -6,14 +6,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import parse_card
-from ..errors import Problem, reason_fields
+from ..errors import Problem, note_fields, reason_fields
 from ..messages import N_, register
-from .melds import MeldError, analyse_meld, resolve
+from .melds import RUN, MeldError, analyse_meld, resolve
 
 register(
     {
         "check-joker-could": N_(
             "the joker could stand for {could}; when scoring, say which ({rule})"
+        ),
+        "check-joker-beside-table": N_(
+            "legal on the table, but a joker from beside the table is taken only to lay a run "
+            "of at least four cards of its colour ({rule})"
         ),
     }
 )
@@ -31,13 +35,14 @@ def check_rummy17_meld(cards: Sequence[object]) -> dict[str, Any]:
         meld = analyse_meld(tokens)
     except MeldError as err:
         return {"valid": False, "kind": None, "rule": err.rule, **reason_fields(err.first)}
+    # No ``value``: Rummy 17 has no initial meld to count (the contract's value is RK-6, RO-6).
     verdict: dict[str, Any] = {"valid": True, "kind": meld.kind}
     readings = [r.ordered() for r in resolve(meld)]
     if meld.ambiguous:
         # D17-6: legal, but the table must say which card the joker stands for.
         verdict["cards"] = [c.text for c in meld.ordered().cards]
         verdict["readings"] = [
-            {"cards": [c.text for c in r.cards], "value": r.value} for r in readings
+            {"kind": r.kind, "cards": [c.text for c in r.cards]} for r in readings
         ]
         problem = Problem(
             "check-joker-could", {"could": [c.text for c in meld.readings]}, rule="D17-6"
@@ -46,5 +51,8 @@ def check_rummy17_meld(cards: Sequence[object]) -> dict[str, Any]:
         verdict["rule"] = "D17-6"
     else:
         verdict["cards"] = [c.text for c in readings[0].cards]
-        verdict["value"] = readings[0].value
+    if meld.joker is not None and not (meld.kind == RUN and len(meld.cards) >= 4):
+        # R17-11: a joker comes from beside the table only with a run of four of its colour;
+        # in this meld it must be one swapped from the table (R17-12). An extension: a note.
+        verdict.update(note_fields(Problem("check-joker-beside-table", rule="R17-11")))
     return verdict
