@@ -1,4 +1,4 @@
-"""The web pages, as blueprints: ``pages`` (start a match, the scoreboard, the series) and
+"""The web pages, as blueprints: ``pages`` (start a match, the scoreboard, the series),
 ``rounds`` (enter, correct, delete and explain one round) and ``timer`` (the turn timer).
 
 Views parse the request, call the store (which calls the rules core), and place an
