@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from companion import store
 from companion.db import get_session
+from companion.rules import get_game
 
 NAMES = ["Anna", "Béla", "Cili"]
 # Record what the page asks of the phone: vibrations and the screen wake lock.
@@ -180,3 +181,25 @@ def test_the_digits_stand_out_in_light_and_dark(server: Any, page: Any, request:
     shot(page, f"timer-ended-{scheme}", full=False)
     # WCAG AA asks 4.5:1 for text; the countdown keeps well clear of it in every state.
     assert all(r >= 4.5 for r in ratios.values()), ratios
+
+
+def test_the_script_shows_the_servers_seconds_and_words(
+    server: Any, page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nothing is hard-coded in timer.js: another limit from the game, another count; the words
+    # are the page language's (here Hungarian), rendered by the server.
+    monkeypatch.setattr(type(get_game("rummikub")), "turn_seconds", 75)
+    open_timer(page, f"{server.url}/timer/rummikub?name=Anna&name=B%C3%A9la&lang=hu")
+    expect(page.locator("#timer-clock")).to_have_text("1:15")
+    expect(page.locator("#timer-action")).to_have_text("Koppints az indításhoz")
+    page.click("#timer-tap")
+    expect(page.locator("#timer-action")).to_have_text("Koppintás: következő játékos")
+    page.click("#timer-pause")
+    expect(page.locator("#timer-pause")).to_have_text("Folytatás")
+    page.click("#timer-tap")  # a tap while paused resumes the same turn
+    page.clock.run_for(75_000)
+    expect(page.locator("#timer-end")).to_contain_text("Lejárt az idő!")
+    expect(page.locator("#timer-penalty")).to_contain_text("3 büntetőlapot")
+    page.click("#timer-tap")
+    expect(page.locator("#timer-now")).to_have_text("Béla lép")
+    expect(page.locator("#timer-next")).to_have_text("Utána: Anna")
