@@ -74,6 +74,8 @@ TOKEN_FREE = frozenset(
         "api.game_descriptor",
         "tools.check",
         "tools.blank",
+        "timer.standalone",
+        "timer.by_view_link",
     }
 )
 

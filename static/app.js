@@ -18,6 +18,8 @@
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible" && !lock) wake();
     });
+    // Some browsers grant the lock only after a tap: ask again on the first one without it.
+    document.addEventListener("click", function () { if (!lock) wake(); });
   }
 
   // The round was saved (or the other phone's version kept): its drafts on this device can go.

@@ -105,6 +105,10 @@ class Game:
     turn_seconds: ClassVar[int | None] = None
     #: Can a joker be left in a hand or rack at the end? (Rummy 17: never, D17-8.)
     jokers_held: ClassVar[bool] = True
+    #: The clause that sets the time limit (shown next to the turn timer).
+    turn_rule: ClassVar[str | None] = None
+    #: What the rules make a player do whose time ran out (RK-11); None when they say nothing.
+    turn_penalty: ClassVar[Decision | None] = None
     #: The per-player figures of a round, for breakdowns, previews and sheets.
     columns: ClassVar[tuple[Column, ...]]
     decisions: ClassVar[tuple[Decision, ...]] = ()
@@ -190,6 +194,12 @@ class Game:
             "first_question": self.first_question,
             "rounds_per_player": self.rounds_per_player,
             "turn_seconds": self.turn_seconds,
+            "turn_rule": self.turn_rule,
+            "turn_penalty": (
+                {"rule": self.turn_penalty.rule, "text": self.turn_penalty.text}
+                if self.turn_penalty
+                else None
+            ),
             "columns": [{"key": c.key, "label": c.label, "sign": c.sign} for c in self.columns],
         }
 

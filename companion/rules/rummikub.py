@@ -26,6 +26,14 @@ class Rummikub(RackGame):
     series_rule = "DK-3"
     initial_meld = 30  # RK-6: face values, a joker the value of its stand-in
     turn_seconds = 60  # RK-10
+    turn_rule = "RK-10"
+    turn_penalty = Decision(
+        "RK-11",
+        N_(
+            "Put every tile back where it was and draw 3 penalty tiles; each tile that cannot "
+            "be put back is shuffled into the pool and costs one more penalty tile."
+        ),
+    )
     went_out_rule = "RK-20"
     limits_rule = "DK-4"
     decisions = (

@@ -33,7 +33,8 @@ class RummyO(RackGame):
     first_question = N_("Who drew the highest tile?")
     series_rule = "DO-5"
     initial_meld = 25  # RO-6, DO-3: the point values of RO-2
-    turn_seconds = 180  # RO-10
+    turn_seconds = 180  # RO-10; the rulebook sets no penalty for running over (no turn_penalty)
+    turn_rule = "RO-10"
     went_out_rule = "RO-11"
     limits_rule = "DO-6"
     decisions = (

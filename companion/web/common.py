@@ -106,6 +106,8 @@ def _words_of(desc: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
     places += [(colour, "name") for colour in desc["cards"]["colours"]]
     places += [(item, "label") for item in (*desc["counts"], *desc["columns"])]
     places += [(e, k) for e in desc["endings"] for k in ("question", "nobody")]
+    if desc.get("turn_penalty"):
+        places.append((desc["turn_penalty"], "text"))
     cards = desc.get("bonus_cards", {}).get("cards", [])
     places += [(card, k) for card in cards for k in ("name", "condition")]
     return places
