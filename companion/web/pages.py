@@ -8,6 +8,7 @@ who deals next and, once the series is over, offers one more round or a rematch.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -279,27 +280,47 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
 @bp.post("/m/<edit>/history/<int:change>/undo")
 def undo(edit: str, change: int) -> Response | tuple[str, int]:
     """Undo a deletion from the history: the round is back with its number and dealer."""
+
+    def back(number: int | None) -> Response:
+        if number is not None:
+            flash(_("Round %(n)s is back.", n=number))
+        return redirect(url_for(".scoreboard", edit=edit))
+
+    return _confirmed(
+        edit,
+        f"undo:{change}",
+        lambda match, revision, once: store.restore_round(
+            get_session(), match, change, revision=revision, once=once
+        ),
+        back,
+    )
+
+
+def _confirmed(
+    edit: str,
+    scope: str,
+    write: Callable[[Match, int | None, store.Once | None], int | None],
+    after: Callable[[int | None], Response],
+) -> Response | tuple[str, int]:
+    """A confirmed write from the scoreboard: done once per form (``after(None)`` for a double
+    tap or a resent form), on the revision the page showed (else the conflict screen)."""
     match = by_edit(edit)
     form = ConfirmForm()
     if not form.validate():
         abort(400)
-    once = form.once(f"form:undo:{match.id}:{change}")
-    board = redirect(url_for(".scoreboard", edit=edit))
+    once = form.once(f"form:{scope}:{match.id}")
     if store.done(get_session(), once):
-        return board  # a double tap, or the form sent again
+        return after(None)
     try:
-        number = store.restore_round(
-            get_session(), match, change, revision=form.based_on(), once=once
-        )
+        done = write(match, form.based_on(), once)
     except store.ConflictError:
         if store.done(get_session(), once):
-            return board
+            return after(None)
         return _changed(match, form.based_on())
     except EntryError as err:
         flash(sentence(err.problems[0].message(translator())))
-        return board
-    flash(_("Round %(n)s is back.", n=number))
-    return board
+        return redirect(url_for(".scoreboard", edit=edit))
+    return after(done)
 
 
 # --- The series' length: one more round, or a rematch ---------------------------------------
@@ -308,25 +329,17 @@ def undo(edit: str, change: int) -> Response | tuple[str, int]:
 @bp.post("/m/<edit>/lengthen")
 def lengthen(edit: str) -> Response | tuple[str, int]:
     """One more round after the last (D17-7, DK-3, DO-5): the series grows by one."""
-    match = by_edit(edit)
-    form = ConfirmForm()
-    if not form.validate():
-        abort(400)
-    once = form.once(f"form:lengthen:{match.id}")
-    lengthened = redirect(url_for("rounds.new", edit=edit))
-    if store.done(get_session(), once):
-        return lengthened  # a double tap, or the form sent again
-    try:
-        store.lengthen(get_session(), match, revision=form.based_on(), once=once)
-    except store.ConflictError:
-        if store.done(get_session(), once):
-            return lengthened
-        return _changed(match, form.based_on())
-    except EntryError as err:
-        flash(sentence(err.problems[0].message(translator())))
-        return redirect(url_for(".scoreboard", edit=edit))
-    flash(_("One more round: the match now has %(n)s rounds.", n=match.games))
-    return lengthened
+
+    def write(match: Match, revision: int | None, once: store.Once | None) -> int | None:
+        store.lengthen(get_session(), match, revision=revision, once=once)
+        return match.games
+
+    def then(games: int | None) -> Response:
+        if games is not None:
+            flash(_("One more round: the match now has %(n)s rounds.", n=games))
+        return redirect(url_for("rounds.new", edit=edit))
+
+    return _confirmed(edit, "lengthen", write, then)
 
 
 @bp.post("/m/<edit>/rematch")
