@@ -27,6 +27,7 @@ class Rummy17(Game):
     name = N_("Rummy 17")
     seats = (2, 6)
     seats_rule = "R17-1"
+    clause_prefixes = ("R17", "D17")
     deck = RUMMY17
     holding = "hand"
     counts = (Count("low", N_("Cards 1–9"), 85), Count("high", N_("Cards 10–17"), 85))
