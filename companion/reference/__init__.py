@@ -195,9 +195,9 @@ def load(game: str, lang: str) -> Reference:
     return parse(source.read_text(encoding="utf-8"), game, lang)
 
 
-def languages(game: str) -> tuple[str, ...]:
-    """The languages a game's reference is written in."""
-    return tuple(sorted(p.parent.name for p in HERE.glob(f"*/{game}.md")))
+def written() -> tuple[str, ...]:
+    """The languages any reference is written in (a folder holding a file)."""
+    return tuple(sorted({p.parent.name for p in HERE.glob("*/*.md")}))
 
 
 # --- Inline text -------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from companion.rules import games
 
 GAME_IDS = [g.id for g in games()]
 CLAUSES = {k: v for k, v in load("reference-clauses.json").items() if not k.startswith("_")}
-WRITTEN = sorted({"en", "hu", *(p.name for p in reference.HERE.iterdir() if p.is_dir())})
+WRITTEN = sorted({"en", "hu", *reference.written()})
 HOUSE = {"en": "House decision", "hu": "Házi értelmezés"}
 
 
