@@ -59,6 +59,14 @@ def _view_url(match: Match) -> str:
         return request.url_root.rstrip("/") + f"/v/{match.view_token}"
 
 
+def _rules_url() -> str | None:
+    """The absolute address of the rules pages, which the sheets' clause ids link to."""
+    try:
+        return url_for("reference.index", _external=True)
+    except BuildError:  # the pages blueprints are not registered
+        return None
+
+
 def _history(match: Match, tr: Translator) -> list[dict[str, Any]]:
     """The match's corrections in the request's language, oldest first."""
     return [{"when": e["when"], "what": store.describe(e, tr)} for e in store.history(match)]
@@ -79,6 +87,7 @@ def _sheet(match: Match | None) -> Response:
         history=_history(match, tr),
         readonly_url=_view_url(match),
         tr=tr,
+        rules_url=_rules_url(),
     )
     stem = _slug(match.title or "") or match.game
     day = created.strftime("%Y-%m-%d") if created else "match"
@@ -147,7 +156,7 @@ def blank() -> Response:
             abort(400, description=_("players and names do not agree."))
     tr = translator()
     try:
-        pdf = blank_sheet(players, rounds, paper=paper, game=game.id, tr=tr)
+        pdf = blank_sheet(players, rounds, paper=paper, game=game.id, tr=tr, rules_url=_rules_url())
     except EntryError as err:
         abort(400, description=err.first.message(tr))
     size = len(players) if isinstance(players, list) else players

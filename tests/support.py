@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,11 @@ DATA = Path(__file__).parent / "data"
 def load(name: str) -> dict:
     """An example document from tests/data."""
     return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+def unlinked(page: str) -> str:
+    """A page's words: entities unescaped, clause links (``rule_links``) back to plain ids."""
+    return html.unescape(re.sub(r'<a class="rule-link" href="[^"]*">([^<]*)</a>', r"\1", page))
 
 
 def unavailable(reason: str) -> None:

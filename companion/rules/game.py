@@ -82,6 +82,8 @@ class Game:
     name: ClassVar[str]
     seats: ClassVar[tuple[int, int]]
     seats_rule: ClassVar[str]
+    #: The prefixes of this game's clause ids (rules file and house decisions): ("RK", "DK").
+    clause_prefixes: ClassVar[tuple[str, ...]]
     deck: ClassVar[Deck]
     #: The field of a player's entry that holds the cards left over ("hand" or "rack").
     holding: ClassVar[str]

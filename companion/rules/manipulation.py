@@ -51,6 +51,7 @@ class Manipulation(LeftoverGame):
     name = N_("Manipulation Rummy")
     seats = (2, 5)
     seats_rule = "MR-1"
+    clause_prefixes = ("MR", "DM")
     deck = MANIPULATION
     holding = "hand"
     counts = (Count("points", N_("Points in hand"), 999),)

@@ -19,6 +19,7 @@ class Rummikub(RackGame):
     id = "rummikub"
     name = N_("Rummikub")
     seats_rule = "RK-1"
+    clause_prefixes = ("RK", "DK")
     deck = RUMMIKUB
     endings = (Choice("went_out", N_("Who emptied their rack?"), N_("The pool ran out"), "RK-20"),)
     first_seat_rule = "RK-2"

@@ -25,6 +25,7 @@ class RummyO(RackGame):
     id = "rummy-o"
     name = N_("Deluxe Rummy-O")
     seats_rule = "RO-1"
+    clause_prefixes = ("RO", "DO")
     deck = RUMMY_O
     endings = (
         Choice("went_out", N_("Who played all their tiles?"), N_("The pool ran out"), "RO-11"),

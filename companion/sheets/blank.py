@@ -87,8 +87,12 @@ def blank_sheet(
     *,
     game: str | None = None,
     tr: Translator = ENGLISH,
+    rules_url: str | None = None,
 ) -> bytes:
-    """A blank score sheet of ``game`` for its number of players (names optional) as PDF."""
+    """A blank score sheet of ``game`` for its number of players (names optional) as PDF.
+
+    ``rules_url``: the absolute address of the rules pages; clause ids then link to them.
+    """
     paper = check_paper(paper)
     view = blank_view(players, games, game=game, tr=tr)
-    return render_pdf("sheets/blank.html", paper, tr, **view)
+    return render_pdf("sheets/blank.html", paper, tr, rules_url=rules_url, **view)

@@ -223,8 +223,12 @@ def match_sheet(
     readonly_url: str | None = None,
     result: Mapping[str, Any] | None = None,
     tr: Translator = ENGLISH,
+    rules_url: str | None = None,
 ) -> bytes:
-    """The filled score sheet of a match document (contract "match") as PDF bytes."""
+    """The filled score sheet of a match document (contract "match") as PDF bytes.
+
+    ``rules_url``: the absolute address of the rules pages; clause ids then link to them.
+    """
     paper = check_paper(paper)
     view = match_view(
         doc,
@@ -235,7 +239,7 @@ def match_sheet(
         result=result,
         tr=tr,
     )
-    return render_pdf("sheets/match.html", paper, tr, **view)
+    return render_pdf("sheets/match.html", paper, tr, rules_url=rules_url, **view)
 
 
 def match_sheet_from_document(doc: object, paper: str = "a4", tr: Translator = ENGLISH) -> bytes:

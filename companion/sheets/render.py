@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
+from companion.reference import link_clauses
 from companion.rules import EntryError, Game, Translator
 from companion.rules.messages import N_, register
 
@@ -37,6 +38,15 @@ def _css_string(value: object) -> Markup:
     return Markup(text.replace("<", "\\3c "))
 
 
+def _rule_links(html: object, base: str | None = None) -> Markup:
+    """Clause ids linked to the rules pages at ``base`` (absolute: a PDF has no host)."""
+    page = html if isinstance(html, Markup) else escape(html)
+    if not base:
+        return Markup(page)
+    root = base.rstrip("/")
+    return link_clauses(page, lambda game, clause: f"{root}/{game}#{clause}")
+
+
 @cache
 def environment() -> jinja2.Environment:
     """The sheets' Jinja environment (autoescaped HTML, templates/ on the path)."""
@@ -47,6 +57,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["css_string"] = _css_string
+    env.filters["rule_links"] = _rule_links
     return env
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from support import load
+from support import load, unlinked
 
 from companion import store
 from companion.db import get_session
@@ -142,7 +142,7 @@ def test_start_page_asks_the_rulebook_question_for_its_seats(
     client: FlaskClient, game: str
 ) -> None:
     kind = get_game(game)
-    page = html.unescape(client.get(f"/start/{game}").get_data(as_text=True))
+    page = unlinked(client.get(f"/start/{game}").get_data(as_text=True))
     low, high = kind.seats
     assert page.count('type="text" name="names-') == high  # R17-1, RK-1, RO-1, MR-1
     assert f"{low} to {high} players ({kind.seats_rule})" in page
@@ -180,7 +180,7 @@ def test_who_starts_is_asked_where_the_rulebook_asks_it(client: FlaskClient) -> 
 
 def test_manipulation_runs_to_150_and_has_no_number_of_rounds(client: FlaskClient) -> None:
     edit = start(client, NAMES, first=2, game="manipulation")
-    page = html.unescape(client.get(f"/m/{edit}").get_data(as_text=True))
+    page = unlinked(client.get(f"/m/{edit}").get_data(as_text=True))
     assert "Round 1: Lili deals, Zsófi starts." in page
     assert "reaches 150 (MR-16)" in page
     data = {f"names-{i}": n for i, n in enumerate(NAMES)} | {"first": "0", "games": "4"}
@@ -446,7 +446,7 @@ def test_server_preview_scores_without_saving(
 ) -> None:
     data = form_data(round_doc, preview="1")
     del data["save"]
-    page = html.unescape(client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True))
+    page = unlinked(client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True))
     assert "Preview (not saved)" in page
     expected = score_document(round_doc)
     for award in expected["awards"]:  # every award's reason and rule, as the core gives it
@@ -485,7 +485,7 @@ def test_draw_at_random_without_javascript(
 def test_breakdown_shows_every_award_figure_rule_and_reason(
     client: FlaskClient, played: str, round_doc: dict[str, Any]
 ) -> None:
-    page = html.unescape(client.get(f"/m/{played}/rounds/1").get_data(as_text=True))
+    page = unlinked(client.get(f"/m/{played}/rounds/1").get_data(as_text=True))
     for award in score_document(round_doc)["awards"]:
         assert award["rule"] in page and award["reason"] in page
     assert "Márk dealt, Lili started" in page
@@ -508,7 +508,7 @@ def test_breakdowns_explain_the_rulebooks_way(
     doc = copy.deepcopy(ROUNDS[game])
     edit = start(client, NAMES, game=game)
     assert client.post(f"/m/{edit}/rounds/new", data=form_data(doc)).status_code == 302
-    page = html.unescape(client.get(f"/m/{edit}/rounds/1").get_data(as_text=True))
+    page = unlinked(client.get(f"/m/{edit}/rounds/1").get_data(as_text=True))
     for word in words:
         assert word in page
     for column in get_game(game).descriptor()["columns"]:

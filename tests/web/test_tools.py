@@ -6,6 +6,7 @@ import html
 
 import pytest
 from flask.testing import FlaskClient
+from support import unlinked
 
 from companion.rules import check_meld
 
@@ -13,7 +14,7 @@ from companion.rules import check_meld
 def text(client: FlaskClient, url: str) -> str:
     answer = client.get(url)
     assert answer.status_code == 200
-    return html.unescape(answer.get_data(as_text=True))
+    return unlinked(answer.get_data(as_text=True))
 
 
 def test_the_home_page_links_the_referee_and_blank_sheets(client: FlaskClient) -> None:

@@ -27,6 +27,7 @@ class Rummy17(Game):
     name = N_("Rummy 17")
     seats = (2, 6)
     seats_rule = "R17-1"
+    clause_prefixes = ("R17", "D17")
     deck = RUMMY17
     holding = "hand"
     jokers_held = False  # D17-8: no joker in a hand (R17-13)
