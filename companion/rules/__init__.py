@@ -6,12 +6,16 @@ through ``get_game(id)`` (``game.py``); problems come back as codes with paramet
 (``errors.py``) rendered to words by ``messages.render``.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from .cards import DECKS, Card, Joker, parse_card
 from .errors import Collector, EntryError, Problem
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
 from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
 from .rummy17.document import doubles, read_meld, read_table, result_json
+from .rummy17.knock import knock_document
 from .rummy17.melds import RUN, SET, Meld, analyse_meld
 from .rummy17.scoring import GameResult, PlayerScore, score_game
 from .rummy17.table import Hand, Seat, Table
@@ -22,6 +26,18 @@ from .series import match_document, score_document
 def check_meld(game: str, cards: list[object]) -> dict[str, object]:
     """The contract's ``check``: the verdict of ``game`` on one meld."""
     return get_game(game).check_meld(cards)
+
+
+def check_turn(doc: object) -> dict[str, Any]:
+    """The contract's ``turn``: is this turn legal? Every problem, each with its clause."""
+    if not isinstance(doc, Mapping):
+        raise EntryError("turn-not-object")
+    return get_game(doc.get("game")).check_turn(doc)
+
+
+def check_redeal(game: object, tiles: list[object]) -> dict[str, Any]:
+    """May a player with these first tiles ask for a reshuffle? (RK-3)"""
+    return get_game(game).check_redeal(tiles)
 
 
 __all__ = [
@@ -50,6 +66,9 @@ __all__ = [
     "Translator",
     "analyse_meld",
     "check_meld",
+    "check_redeal",
+    "check_turn",
+    "knock_document",
     "check_names",
     "dealer_of",
     "doubles",

@@ -25,6 +25,9 @@ register(
         ),
         "unknown-option": N_("unknown option {key!r}: {game_name} has no house-rule switches"),
         "options-not-object": N_("options must be a JSON object of house-rule switches"),
+        "turn-not-object": N_("a turn must be a JSON object"),
+        "turn-unknown-field": N_("the turn has an unknown field {key!r}; the fields are {fields}"),
+        "redeal-none": N_("{game_name} has no redeal"),
     }
 )
 
@@ -114,6 +117,20 @@ class Game:
         """The contract's ``check`` verdict on one meld; ``EntryError`` for an unreadable card."""
         raise NotImplementedError
 
+    # --- the referee at the table ---------------------------------------------------------
+
+    def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """The contract's ``turn`` verdict: every problem of one turn, each with its clause.
+
+        :raises EntryError: the document cannot be read, has too many copies of a card, or
+            a joker whose stand-in matters cannot be told.
+        """
+        raise NotImplementedError
+
+    def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
+        """May a player with these first tiles ask for a reshuffle? (RK-3)"""
+        raise EntryError("redeal-none", game_name=self.name)
+
     # --- rounds ---------------------------------------------------------------------------
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
@@ -200,6 +217,18 @@ def check_round_keys(game: Game, doc: Mapping[str, Any]) -> None:
         raise EntryError("options-not-object")
     for key in options:
         raise EntryError("unknown-option", key=key, game_name=game.name)
+
+
+def turn_object(game: Game, doc: object, keys: frozenset[str]) -> Mapping[str, Any]:
+    """A turn document holding only ``keys`` (contract ``turn``)."""
+    if not isinstance(doc, Mapping):
+        raise EntryError("turn-not-object")
+    unknown = sorted(set(doc) - keys)
+    if unknown:
+        raise EntryError(
+            "turn-unknown-field", key=unknown[0], fields=", ".join(sorted(keys - {"game"}))
+        )
+    return doc
 
 
 def round_object(doc: object) -> Mapping[str, Any]:

@@ -18,6 +18,7 @@ from .document import doubles, read_table, result_json
 from .play import BONUS_DRAWN
 from .referee import check_rummy17_meld
 from .scoring import score_game
+from .turn import check_rummy17_turn
 
 
 class Rummy17(Game):
@@ -93,6 +94,9 @@ class Rummy17(Game):
 
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
         return check_rummy17_meld(cards)
+
+    def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return check_rummy17_turn(self, doc)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         table = read_table(doc, names=names)
