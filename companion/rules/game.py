@@ -100,6 +100,11 @@ class Game:
     #: Rounds in a series by default: one per player (None: the series runs to a target).
     rounds_per_player: ClassVar[bool] = True
     series_rule: ClassVar[str]
+    #: The clause that makes a turn depend on whether the player has opened (RK-6, RO-6,
+    #: R17-10), None when it never does (contract ``turn``: ``opened``).
+    opened_rule: ClassVar[str | None] = None
+    #: The clause by which others knock for the face-up card (R17-8), None when nobody does.
+    knock_rule: ClassVar[str | None] = None
     #: Seconds a turn may take (RK-10, RO-10), None when the rules set no limit.
     turn_seconds: ClassVar[int | None] = None
     #: The per-player figures of a round, for breakdowns, previews and sheets.
@@ -196,6 +201,8 @@ class Game:
             "first_question": self.first_question,
             "rounds_per_player": self.rounds_per_player,
             "turn_seconds": self.turn_seconds,
+            "opened_rule": self.opened_rule,
+            "knock_rule": self.knock_rule,
             "columns": [{"key": c.key, "label": c.label, "sign": c.sign} for c in self.columns],
         }
 

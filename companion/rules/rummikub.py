@@ -31,6 +31,7 @@ class Rummikub(RackGame):
     turn_seconds = 60  # RK-10
     went_out_rule = "RK-20"
     limits_rule = "DK-4"
+    opened_rule = "RK-6"
     turn_rules = TurnRules(
         left_table="RK-9",
         freed_joker="RK-14",

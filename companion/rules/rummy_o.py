@@ -36,6 +36,7 @@ class RummyO(RackGame):
     turn_seconds = 180  # RO-10
     went_out_rule = "RO-11"
     limits_rule = "DO-6"
+    opened_rule = "RO-6"
     turn_rules = TurnRules(
         left_table="RO-8",
         freed_joker="RO-9",

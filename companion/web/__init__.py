@@ -14,7 +14,8 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web import pages, rounds
+    from companion.web import pages, referee, rounds
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
+    app.register_blueprint(referee.bp)

@@ -32,6 +32,8 @@ class Rummy17(Game):
     holding = "hand"
     counts = (Count("low", N_("Cards 1–9"), 85), Count("high", N_("Cards 10–17"), 85))
     melds_entered = True
+    opened_rule = "R17-10"
+    knock_rule = "R17-8"
     endings = (Choice("went_out", N_("Who went out?"), N_("The draw pile ran out"), "R17-15"),)
     first_seat = "dealer"
     first_seat_rule = "R17-2"
