@@ -226,7 +226,7 @@ def check_round_keys(game: Game, doc: Mapping[str, Any]) -> None:
         raise EntryError("unknown-option", key=key, game_name=game.name)
 
 
-def turn_object(game: Game, doc: object, keys: frozenset[str]) -> Mapping[str, Any]:
+def turn_object(doc: object, keys: frozenset[str]) -> Mapping[str, Any]:
     """A turn document holding only ``keys`` (contract ``turn``)."""
     if not isinstance(doc, Mapping):
         raise EntryError("turn-not-object")

@@ -189,7 +189,7 @@ def _verdicts(melds: Sequence[Sequence[Token]], game: LeftoverGame, field: str) 
 
 def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[str, Any]:
     """The contract's ``turn`` for a tile game: checks 1–5, every problem with its clause."""
-    doc = turn_object(game, doc, TURN_KEYS)
+    doc = turn_object(doc, TURN_KEYS)
     opened = doc.get("opened", True)
     if not isinstance(opened, bool):
         raise EntryError("turn-opened-not-bool", field="opened")
@@ -206,7 +206,7 @@ def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[s
         {"before": on_before, "after": on_after, "hand": on_before + (hand or [])},
         game.limits({}),
     )
-    _verdicts(before, game, "before")
+    before_verdicts = _verdicts(before, game, "before")
     verdicts = _verdicts(after, game, "after")
 
     found: list[Problem] = []
@@ -239,7 +239,12 @@ def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[s
     # 5. the initial meld: the table left alone, new melds worth enough (RK-6, RK-13, RO-6, RO-8)
     value = None
     if rules.initial_least is not None and not opened:
-        value, touched = _initial(before, after, verdicts, game)
+        value, touched = _initial(
+            _resolved(before, before_verdicts, game),
+            _resolved(after, verdicts, game),
+            verdicts,
+            game,
+        )
         for number in touched:
             found.append(
                 Problem("turn-initial-touched", {"number": number}, rule=rules.initial_touch)
@@ -289,22 +294,42 @@ def _initial(
     A meld is unchanged when it holds the same cards (in any order); each meld of ``after``
     answers for one meld of ``before`` at most. The rest of ``after`` are the new melds.
     """
-    left = [Counter(key(t) for t in m) for m in after]
     kept: set[int] = set()
-    touched = []
-    for number, meld in enumerate(before, start=1):
-        want = Counter(key(t) for t in meld)
-        match = next((i for i, m in enumerate(left) if i not in kept and m == want), None)
-        if match is None:
-            touched.append(number)
-        else:
-            kept.add(match)
+    found: dict[int, int] = {}
+    # First the melds that are the very same, jokers' stand-ins included; then by the tiles
+    # alone (a joker is a joker), so which copy of a look-alike meld stayed does not matter.
+    for text in (_exact, key):
+        left = [Counter(text(t) for t in m) for m in after]
+        for number, meld in enumerate(before, start=1):
+            if number in found:
+                continue
+            want = Counter(text(t) for t in meld)
+            match = next((i for i, m in enumerate(left) if i not in kept and m == want), None)
+            if match is not None:
+                kept.add(match)
+                found[number] = match
+    touched = [n for n in range(1, len(before) + 1) if n not in found]
     value = 0
     for i, verdict in enumerate(verdicts):
         if i not in kept and verdict["valid"]:
             faces = [game.parse_card(c) for c in verdict["cards"]]
             value += meld_value(game.id, [_face(t) for t in faces])
     return value, touched
+
+
+def _exact(token: Token) -> str:
+    """A card with its joker's stand-in (``*R6``)."""
+    return token.text
+
+
+def _resolved(
+    melds: Sequence[Sequence[Token]], verdicts: Sequence[Mapping[str, Any]], game: LeftoverGame
+) -> list[list[Token]]:
+    """Each meld with its jokers' stand-ins filled in where the meld tells them."""
+    return [
+        [game.parse_card(c) for c in verdict["cards"]] if verdict["valid"] else list(meld)
+        for meld, verdict in zip(melds, verdicts, strict=True)
+    ]
 
 
 def _face(token: Token) -> Card:

@@ -88,3 +88,49 @@ def test_reordering_melds_changes_nothing(case, random, opened):
         return verdict["valid"], verdict["played"], verdict["value"], problems
 
     assert essence(check_turn(doc)) == essence(check_turn(shuffled))
+
+
+@st.composite
+def rummy17_tables(draw: st.DrawFn) -> tuple[list[list[str]], list[list[str]]]:
+    """Béla's melds on the table and Anna's new melds from her hand: runs, each card once."""
+    colours = draw(st.permutations(["R", "B", "G", "Y", "K"]))
+    runs = []
+    for colour in colours[: draw(st.integers(2, 5))]:
+        start = draw(st.integers(1, 15))
+        length = draw(st.integers(3, min(5, 18 - start)))
+        runs.append([f"{colour}{v}" for v in range(start, start + length)])
+    split = draw(st.integers(1, len(runs) - 1))
+    return runs[:split], runs[split:]
+
+
+@given(rummy17_tables(), st.booleans())
+def test_r17_a_turn_that_only_lays_legal_melds_from_the_hand_is_legal(case, opened):
+    table, new = case
+    doc = {
+        "game": "rummy17",
+        "player": "Anna",
+        "opened": opened,
+        "before": {"Anna": [], "Béla": table},
+        "after": {"Anna": new, "Béla": table},
+        "hand": _hand(new),
+    }
+    verdict = check_turn(doc)
+    assert verdict["valid"], verdict["problems"]
+
+
+@given(rummy17_tables(), st.data())
+def test_r17_removing_any_card_of_before_from_after_makes_the_turn_illegal(case, data):
+    table, new = case
+    m = data.draw(st.integers(0, len(table) - 1))
+    c = data.draw(st.integers(0, len(table[m]) - 1))
+    after = [list(x) for x in table]
+    del after[m][c]
+    doc = {
+        "game": "rummy17",
+        "player": "Anna",
+        "before": {"Anna": [], "Béla": table},
+        "after": {"Anna": new, "Béla": after},
+    }
+    verdict = check_turn(doc)
+    assert not verdict["valid"]
+    assert "R17-10" in [p["rule"] for p in verdict["problems"]]

@@ -193,6 +193,15 @@ def test_rk6_table_melds_kept_in_any_order_are_untouched():
     assert verdict["value"] == 33
 
 
+def test_rk6_the_meld_that_stayed_is_the_one_with_the_same_stand_in():
+    before = [["*K6", "K7", "K8"]]
+    after = [["*K6", "K7", "K8"], ["K7", "K8", "*K9"]]  # the same tiles, the joker as K9
+    for table in (after, list(reversed(after))):
+        verdict = turn("rummikub", before, table, opened=False)
+        assert verdict["value"] == 24  # K7 K8 K9 is the new meld, whatever the order
+        assert rules(verdict) == ["RK-6"]
+
+
 def test_rk13_no_joker_is_taken_from_the_table_before_the_initial_meld():
     before = [["R5", "*", "R7"]]
     after = [["R5", "R6", "R7"], ["K10", "K11", "K12", "*K13"]]
@@ -227,6 +236,17 @@ def test_ro8_an_initial_meld_leaves_the_table_alone():
         opened=False,
     )
     assert "RO-8" in rules(verdict)
+
+
+def test_ro8_no_joker_is_taken_from_the_table_before_the_initial_meld():
+    before = [["G5", "*", "G7"]]
+    after = [["G5", "G6", "G7"], ["K10", "K11", "K12", "*K13"]]
+    verdict = turn("rummy-o", before, after, opened=False)
+    assert rules(verdict) == ["RO-8", "RO-8"]
+    assert [p["code"] for p in verdict["problems"]] == [
+        "turn-initial-touched",
+        "turn-initial-joker",
+    ]
 
 
 def test_manipulation_has_no_initial_meld():

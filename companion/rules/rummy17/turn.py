@@ -143,7 +143,7 @@ def _colour(joker: Joker) -> str:
 
 def check_rummy17_turn(game: Game, doc: object) -> dict[str, Any]:
     """The contract's ``turn`` for Rummy 17: checks 1–7, every problem with its clause."""
-    doc = turn_object(game, doc, TURN17_KEYS)
+    doc = turn_object(doc, TURN17_KEYS)
     opened = doc.get("opened", True)
     if not isinstance(opened, bool):
         raise EntryError("turn-opened-not-bool", field="opened")
