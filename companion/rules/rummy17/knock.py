@@ -17,9 +17,7 @@ from .play import turn_order
 
 register(
     {
-        "knock-not-object": N_(
-            'a knock must be a JSON object: {{"players": [...], "current": ..., "knocks": [...]}}'
-        ),
+        "knock-not-object": N_("a knock must be a JSON object with players, current and knocks"),
         "knock-unknown-field": N_(
             "the knock has an unknown field {key!r}; the fields are {fields}"
         ),

@@ -27,8 +27,7 @@ if TYPE_CHECKING:
 register(
     {
         "turn17-table-not-object": N_(
-            '{field} must be an object of each player\'s melds in seat order: {{"Anna": '
-            '[["R3", "R4", "R5"]], "Béla": []}}'
+            "{field} must be an object giving each player's melds, in seat order"
         ),
         "turn17-players-differ": N_(
             "before and after must name the same players in the same seat order: {names}"
