@@ -225,6 +225,9 @@ def test_an_illegal_meld_before_the_turn_is_bad_input_naming_player_and_meld():
     "change",
     [
         {"player": "Zoé"},
+        {"player": ["Anna"]},
+        {"hand": [None]},
+        {"after": {"Anna": [["R3"]], "Béla": "K9"}},
         {"after": {"Béla": [], "Anna": []}},
         {"before": [["R3", "R4", "R5"]]},
         {"opened": 1},

@@ -157,11 +157,10 @@ def check_rummy17_turn(game: Game, doc: object) -> dict[str, Any]:
     if list(after_raw) != list(before_raw):
         raise EntryError("turn17-players-differ", field="after", names=", ".join(names))
     player = doc.get("player")
-    if player not in before_raw:
+    if not isinstance(player, str) or player not in before_raw:
         raise EntryError(
             "turn17-player-unknown", field="player", name=player, names=", ".join(names)
         )
-    assert isinstance(player, str)
     if hand is not None and any(isinstance(t, Joker) for t in hand):
         raise EntryError("turn17-joker-in-hand", field="hand", player=player, rule="D17-8")
     on_before = [t for ms in before_raw.values() for m in ms for t in m]
