@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import EntryError, Problem
 from ..messages import ENGLISH, N_, Translator, register
 from ..seating import check_names
-from .play import turn_order
+from . import play
 
 register(
     {
@@ -80,13 +80,11 @@ def knock_document(doc: object, tr: Translator = ENGLISH) -> dict[str, Any]:
             refused[name] = Problem("knock-refused-current", {"player": name}).reason(tr)
         elif name == discarder:
             refused[name] = Problem("knock-refused-discarder", {"player": name}).reason(tr)
-    standing = [k for k in knockers if k not in refused]
-    if standing:
-        # Not the first to knock: the first knocker clockwise after the current player.
-        winner: str | None = next(p for p in turn_order(names, current) if p in standing)
+    # R17-8 once, in ``play.knock``: the first knocker clockwise after the current player.
+    winner = play.knock(names, current, discarder or "", knockers).player
+    if winner is not None:
         problem = Problem("knock-first-after", {"winner": winner, "current": current})
     else:
-        winner = None
         problem = Problem("knock-none-stands" if knockers else "knock-nobody")
     problem.rule = "R17-8"
     return {
