@@ -23,8 +23,11 @@ from companion.models import Match
 from companion.rules import (
     EntryError,
     check_meld,
+    check_redeal,
+    check_turn,
     games,
     get_game,
+    knock_document,
     localize,
     match_document,
     score_document,
@@ -46,6 +49,7 @@ register(
         "game-not-found": N_("there is no game {game!r}; the games are {games}"),
         "idempotency-key-invalid": N_("Idempotency-Key must be 1 to 64 visible ASCII characters"),
         "idempotency-key-reused": N_("this Idempotency-Key was already used for another request"),
+        "tiles-not-list": N_('tiles must be a list of tiles, e.g. ["R1", "R1", "K5"]'),
     }
 )
 
@@ -426,3 +430,32 @@ def match_json_view(view_token: str) -> Response:
     response = jsonify(match_json(found))
     response.set_etag(str(found.revision))
     return response
+
+
+# --- the referee at the table: turn, knock, redeal (contract "turn", "knock"; RK-3) ---------
+
+
+@bp.post("/api/v1/turn")
+def turn() -> tuple[Response, int]:
+    """Is this turn legal? (contract ``turn``; 200 either way, ``valid`` says which)."""
+    return _answer(check_turn)
+
+
+@bp.post("/api/v1/knock")
+def knock() -> tuple[Response, int]:
+    """Who gets the face-up card? (contract ``knock``, R17-8)."""
+    return _answer(lambda body: knock_document(body, translator()))
+
+
+def _redeal(body: Any) -> dict[str, Any]:
+    body = _fields(body, ("game", "tiles"), '{"game": "rummikub", "tiles": [...]}')
+    tiles = body.get("tiles")
+    if not isinstance(tiles, list):
+        raise EntryError("tiles-not-list", field="tiles")
+    return check_redeal(body.get("game"), tiles)
+
+
+@bp.post("/api/v1/redeal")
+def redeal() -> tuple[Response, int]:
+    """May a player ask for a reshuffle? ``{"game", "tiles"}`` (RK-3: three or more pairs)."""
+    return _answer(_redeal)

@@ -21,7 +21,10 @@ from companion.rules import (
     EntryError,
     Translator,
     check_meld,
+    check_redeal,
+    check_turn,
     games,
+    knock_document,
     localize,
     match_document,
     score_document,
@@ -211,10 +214,54 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    _referee(command, ids)
     p = command("serve", "run the web app (SQLite in the instance folder)", _serve)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
     return parser
+
+
+# --- the referee at the table: turn, knock, redeal (contract "turn", "knock"; RK-3) ---------
+
+
+def _turn(args: argparse.Namespace) -> int:
+    verdict = check_turn(read_document(args.file))
+    _emit(localize(verdict, args.tr))
+    return EXIT_OK if verdict["valid"] else EXIT_ILLEGAL
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _knock(args: argparse.Namespace) -> int:
+    doc: dict[str, Any] = {
+        "players": _names(args.players),
+        "current": args.current,
+        "knocks": _names(args.knocks),
+    }
+    if args.discarded_by is not None:
+        doc["discarded_by"] = args.discarded_by or None  # "": turned up at the deal
+    _emit(localize(knock_document(doc, args.tr), args.tr))
+    return EXIT_OK
+
+
+def _redeal(args: argparse.Namespace) -> int:
+    _emit(localize(check_redeal(args.game, args.tiles), args.tr))
+    return EXIT_OK
+
+
+def _referee(command: Callable[..., Any], ids: list[str]) -> None:
+    p = command("turn", "is this turn legal? exit 0 legal, 1 illegal", _turn)
+    p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
+    p = command("knock", "who gets the face-up card? (Rummy 17, R17-8)", _knock)
+    p.add_argument("--players", required=True, metavar="A,B,…", help="names in seat order")
+    p.add_argument("--current", required=True, metavar="B", help="whose turn it is")
+    p.add_argument("--knocks", default="", metavar="D,C", help="in the order people knocked")
+    p.add_argument("--discarded-by", metavar="A", help="default: the player before --current")
+    p = command("redeal", "may these first tiles be reshuffled? (Rummikub, RK-3)", _redeal)
+    p.add_argument("--game", choices=ids, default="rummikub")
+    p.add_argument("tiles", nargs="+", metavar="TILE")
 
 
 _score = _document_command(score_document)

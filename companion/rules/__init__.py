@@ -6,12 +6,16 @@ through ``get_game(id)`` (``game.py``); problems come back as codes with paramet
 (``errors.py``) rendered to words by ``messages.render``.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from .cards import DECKS, Card, Joker, parse_card, split_cards
 from .errors import Collector, EntryError, Problem
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
 from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
 from .rummy17.document import doubles, read_meld, read_table, result_json
+from .rummy17.knock import knock_document
 from .rummy17.melds import RUN, SET, Meld, analyse_meld
 from .rummy17.scoring import GameResult, PlayerScore, score_game
 from .rummy17.table import Hand, Seat, Table
@@ -25,6 +29,18 @@ def check_meld(game: object, cards: list[object]) -> dict[str, object]:
     A string holding several cards (``"R1,R2,R3"``, ``"R1 R2"``) counts as those cards.
     """
     return get_game(game).check_meld(split_cards(cards))
+
+
+def check_turn(doc: object) -> dict[str, Any]:
+    """The contract's ``turn``: is this turn legal? Every problem, each with its clause."""
+    if not isinstance(doc, Mapping):
+        raise EntryError("turn-not-object")
+    return get_game(doc.get("game")).check_turn(doc)
+
+
+def check_redeal(game: object, tiles: list[object]) -> dict[str, Any]:
+    """May a player with these first tiles ask for a reshuffle? (RK-3)"""
+    return get_game(game).check_redeal(tiles)
 
 
 __all__ = [
@@ -53,6 +69,9 @@ __all__ = [
     "Translator",
     "analyse_meld",
     "check_meld",
+    "check_redeal",
+    "check_turn",
+    "knock_document",
     "check_names",
     "dealer_of",
     "doubles",

@@ -26,6 +26,9 @@ register(
         ),
         "unknown-option": N_("unknown option {key!r}: {game_name} has no house-rule switches"),
         "options-not-object": N_("options must be a JSON object of house-rule switches"),
+        "turn-not-object": N_("a turn must be a JSON object"),
+        "turn-unknown-field": N_("the turn has an unknown field {key!r}; the fields are {fields}"),
+        "redeal-none": N_("{game_name} has no redeal"),
     }
 )
 
@@ -103,6 +106,11 @@ class Game:
     #: Rounds in a series by default: one per player (None: the series runs to a target).
     rounds_per_player: ClassVar[bool] = True
     series_rule: ClassVar[str]
+    #: The clause that makes a turn depend on whether the player has opened (RK-6, RO-6,
+    #: R17-10), None when it never does (contract ``turn``: ``opened``).
+    opened_rule: ClassVar[str | None] = None
+    #: The clause by which others knock for the face-up card (R17-8), None when nobody does.
+    knock_rule: ClassVar[str | None] = None
     #: Seconds a turn may take (RK-10, RO-10), None when the rules set no limit.
     turn_seconds: ClassVar[int | None] = None
     #: Can a joker be left in a hand or rack at the end? (Rummy 17: never, D17-8.)
@@ -129,6 +137,20 @@ class Game:
     def opening_worth(self, card: Card) -> int:
         """What a card (or the card a joker stands for) counts towards the initial meld."""
         return card.value
+
+    # --- the referee at the table ---------------------------------------------------------
+
+    def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """The contract's ``turn`` verdict: every problem of one turn, each with its clause.
+
+        :raises EntryError: the document cannot be read, has too many copies of a card, or
+            a joker whose stand-in matters cannot be told.
+        """
+        raise NotImplementedError
+
+    def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
+        """May a player with these first tiles ask for a reshuffle? (RK-3)"""
+        raise EntryError("redeal-none", game_name=self.name)
 
     # --- rounds ---------------------------------------------------------------------------
 
@@ -202,6 +224,8 @@ class Game:
                 if self.turn_penalty
                 else None
             ),
+            "opened_rule": self.opened_rule,
+            "knock_rule": self.knock_rule,
             "columns": [{"key": c.key, "label": c.label, "sign": c.sign} for c in self.columns],
         }
 
@@ -223,6 +247,18 @@ def check_round_keys(game: Game, doc: Mapping[str, Any]) -> None:
         raise EntryError("options-not-object")
     for key in options:
         raise EntryError("unknown-option", key=key, game_name=game.name)
+
+
+def turn_object(doc: object, keys: frozenset[str]) -> Mapping[str, Any]:
+    """A turn document holding only ``keys`` (contract ``turn``)."""
+    if not isinstance(doc, Mapping):
+        raise EntryError("turn-not-object")
+    unknown = sorted(set(doc) - keys)
+    if unknown:
+        raise EntryError(
+            "turn-unknown-field", key=unknown[0], fields=", ".join(sorted(keys - {"game"}))
+        )
+    return doc
 
 
 def round_object(doc: object) -> Mapping[str, Any]:

@@ -11,6 +11,7 @@ from .game import Choice, Column, Count, Decision, RoundOutcome, register_game
 from .holdings import Holding, Limits, face_value, named_player
 from .messages import N_, register
 from .tiles import LeftoverGame
+from .turns import TurnRules
 
 KNOCK_LIMIT = 5  # MR-9
 UNDERCUT = 10  # MR-12
@@ -71,6 +72,10 @@ class Manipulation(LeftoverGame):
         Column("score", N_("Score")),
     )
     round_keys = frozenset({"game", "players", "knocked", "went_out", "options"})
+    # MR-5, MR-6, MR-7; no initial meld.
+    turn_rules = TurnRules(
+        left_table="MR-6", freed_joker="MR-7", nothing_played="MR-6", from_hand="MR-5", words="card"
+    )
     decisions = (
         Decision("DM-1", N_("Ranks A 2–10 J Q K, suits S spades, H hearts, D diamonds, C clubs.")),
         Decision("DM-2", N_("Only the winners of a round score; everyone else scores 0.")),

@@ -126,6 +126,8 @@ def location(
         out += tr.gettext(N_("{player}, meld {meld}: ")).format(player=player, meld=meld)
     elif player is not None and field in PLAYER_FIELDS:
         out += tr.gettext(PLAYER_FIELDS[field]).format(player=player)
+    elif meld is not None and field in TABLE_FIELDS:  # a turn's table has no owners
+        out += tr.gettext(TABLE_FIELDS[field]).format(meld=meld)
     return out
 
 
@@ -134,6 +136,13 @@ PLAYER_FIELDS = {
     "hand": N_("{player}'s hand: "),
     "rack": N_("{player}'s rack: "),
     "melds": N_("{player}'s melds: "),
+}
+
+
+#: The tables of a turn (contract ``turn``): where a meld lies when nobody owns it.
+TABLE_FIELDS = {
+    "before": N_("the table before the turn, meld {meld}: "),
+    "after": N_("the table after the turn, meld {meld}: "),
 }
 
 

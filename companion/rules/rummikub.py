@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .cards import RUMMIKUB, Token
 from .game import Choice, Decision, register_game
 from .holdings import Holding, face_value
 from .messages import N_
 from .tiles import RackGame
+from .turns import TurnRules, check_redeal
 
 RACK_JOKER = 30  # RK-21
+FIRST_TILES = 14  # RK-2
+REDEAL_PAIRS = 3  # RK-3
 
 
 class Rummikub(RackGame):
@@ -37,6 +41,18 @@ class Rummikub(RackGame):
     )
     went_out_rule = "RK-20"
     limits_rule = "DK-4"
+    opened_rule = "RK-6"
+    turn_rules = TurnRules(
+        left_table="RK-9",
+        freed_joker="RK-14",
+        nothing_played="RK-8",
+        from_hand="RK-8",
+        words="tile",
+        initial_least=30,  # RK-6: face values, a joker the value it stands for
+        initial_rule="RK-6",
+        initial_touch="RK-6",
+        initial_joker="RK-13",
+    )
     decisions = (
         Decision("DK-1", N_("Colour letters: K black, R red, B blue, O orange.")),
         Decision(
@@ -62,6 +78,9 @@ class Rummikub(RackGame):
     def worth(self, tile: Token) -> int:
         """RK-21: a tile counts its number, a joker on a rack 30."""
         return face_value(tile, joker=RACK_JOKER)
+
+    def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
+        return check_redeal(self, tiles, count=FIRST_TILES, least=REDEAL_PAIRS, rule="RK-3")
 
     def scores(
         self, racks: Sequence[Holding], winners: Sequence[str], pool_out: bool

@@ -9,6 +9,7 @@ from .game import Choice, Decision, register_game
 from .holdings import Holding, face_value
 from .messages import N_
 from .tiles import RackGame
+from .turns import TurnRules
 
 JOKER = 25  # RO-2
 TENS = {1: 10, 11: 10, 12: 10, 13: 10}  # RO-2
@@ -38,6 +39,18 @@ class RummyO(RackGame):
     turn_rule = "RO-10"
     went_out_rule = "RO-11"
     limits_rule = "DO-6"
+    opened_rule = "RO-6"
+    turn_rules = TurnRules(
+        left_table="RO-8",
+        freed_joker="RO-9",
+        nothing_played="RO-7",
+        from_hand="RO-7",
+        words="tile",
+        initial_least=25,  # RO-6, DO-3: the point values of RO-2, a joker its stand-in's
+        initial_rule="RO-6",
+        initial_touch="RO-8",
+        initial_joker="RO-8",
+    )
     decisions = (
         Decision("DO-1", N_("Colour letters: R red, B blue, K black, G green.")),
         Decision("DO-2", N_("1 is low only: 13-1 never follows in a run.")),

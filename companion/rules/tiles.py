@@ -25,6 +25,7 @@ from .game import (
 from .holdings import Holding, Limits, named_player, read_holdings
 from .messages import N_, register
 from .tile_melds import check_tiles
+from .turns import TurnRules, check_tile_turn
 
 register(
     {
@@ -53,8 +54,14 @@ class LeftoverGame(Game):
         """How many copies of a card and jokers the round may hold (DK-4, DO-6, DM-8)."""
         raise NotImplementedError
 
+    #: The clauses a turn's checks cite (contract ``turn``).
+    turn_rules: ClassVar[TurnRules]
+
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
         return check_tiles(self.id, [self.parse_card(c) for c in cards])
+
+    def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return check_tile_turn(self, self.turn_rules, doc)
 
     def read_leftovers(
         self, doc: object, names: Sequence[str] | None

@@ -15,9 +15,10 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web import pages, reference, rounds, timer
+    from companion.web import pages, referee, reference, rounds, timer
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(timer.bp)
     app.register_blueprint(reference.bp)
+    app.register_blueprint(referee.bp)

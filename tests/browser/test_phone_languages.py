@@ -54,6 +54,9 @@ def test_pages_fit_the_phone_in_every_language(server: Any, browser: Any, lang: 
             (f"/m/{edit}/rounds/1", "breakdown"),
             (f"/m/{edit}/rounds/new", "form"),
             ("/check?game=rummy17&cards=B5+B6+*R", "check"),
+            ("/referee/knock?players=Anna,Béla,Cili&current=Béla&knocks=Anna,Cili", "knock"),
+            ("/referee/turn?asked=1&game=rummikub&before=R5+R6+R7&after=R5+R6&hand=K1", "turn"),
+            ("/referee/turn?game=rummy17&players=Anna,Béla", "turn-rummy17"),
         ]:
             page.goto(server.url + path)  # Accept-Language: the phone's language
             assert page.get_attribute("html", "lang") == lang, path

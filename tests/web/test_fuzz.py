@@ -197,6 +197,44 @@ ROUNDS = [sample_round(g, 1) for g in GAME_IDS]
 MATCH_DOC = {"game": "rummikub", "players": PLAYERS, "first_dealer": "Anna", "rounds": ROUNDS[1:2]}
 CREATE = [{"game": g, "players": PLAYERS, "first_dealer": "Anna", "games": 3} for g in GAME_IDS]
 CHECK = [{"game": g, "cards": ["R3", "R4", "R5"]} for g in GAME_IDS]
+TURN = [
+    {
+        "game": "rummikub",
+        "opened": False,
+        "before": [["R5", "R6", "R7"]],
+        "after": [["R5", "R6", "R7"], ["K9", "B9", "O9", "*"]],
+        "hand": ["K9", "B9", "O9", "*"],
+    },
+    {
+        "game": "rummy17",
+        "player": "Anna",
+        "opened": False,
+        "before": {"Anna": [], "Béla": [["K10", "K11", "K12"]]},
+        "after": {"Anna": [["R3", "R4", "R5", "*R"]], "Béla": [["K9", "K10", "K11", "K12"]]},
+    },
+]
+KNOCK = [{"players": PLAYERS, "current": PLAYERS[1], "discarded_by": None, "knocks": PLAYERS[::-1]}]
+REDEAL = [
+    {
+        "game": "rummikub",
+        "tiles": [
+            "R1",
+            "R1",
+            "K2",
+            "K2",
+            "B3",
+            "B3",
+            "O1",
+            "O2",
+            "O3",
+            "O4",
+            "O5",
+            "O6",
+            "O7",
+            "*",
+        ],
+    }
+]
 
 
 @pytest.mark.parametrize(
@@ -205,6 +243,9 @@ CHECK = [{"game": g, "cards": ["R3", "R4", "R5"]} for g in GAME_IDS]
         ("/api/v1/score", ROUNDS),
         ("/api/v1/match", [MATCH_DOC]),
         ("/api/v1/check", CHECK),
+        ("/api/v1/turn", TURN),
+        ("/api/v1/knock", KNOCK),
+        ("/api/v1/redeal", REDEAL),
         ("/api/v1/matches", CREATE),
     ],
 )

@@ -18,6 +18,7 @@ from .document import doubles, read_table, result_json
 from .play import BONUS_DRAWN
 from .referee import check_rummy17_meld
 from .scoring import score_game
+from .turn import check_rummy17_turn
 
 
 class Rummy17(Game):
@@ -33,6 +34,8 @@ class Rummy17(Game):
     jokers_held = False  # D17-8: no joker in a hand (R17-13)
     counts = (Count("low", N_("Cards 1–9"), 85), Count("high", N_("Cards 10–17"), 85))
     melds_entered = True
+    opened_rule = "R17-10"
+    knock_rule = "R17-8"
     endings = (Choice("went_out", N_("Who went out?"), N_("The draw pile ran out"), "R17-15"),)
     first_seat = "dealer"
     first_seat_rule = "R17-2"
@@ -95,6 +98,9 @@ class Rummy17(Game):
 
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
         return check_rummy17_meld(cards)
+
+    def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return check_rummy17_turn(self, doc)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         table = read_table(doc, names=names)

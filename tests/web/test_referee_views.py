@@ -1,0 +1,75 @@
+"""The referee's pages through the test client: knock (R17-8) and turn (contract ``turn``)."""
+
+from __future__ import annotations
+
+from companion import store
+from companion.db import get_session
+
+
+def test_knock_page_asks_for_seats_first(client):
+    html = client.get("/referee/knock").get_data(as_text=True)
+    assert 'id="players"' in html
+    assert 'name="current"' not in html
+
+
+def test_knock_page_answers_with_the_clause(client):
+    url = "/referee/knock?players=Anna,Béla,Cili,Dani&current=Béla&knocks=Dani,Cili"
+    html = client.get(url).get_data(as_text=True)
+    assert "Cili gets the card" in html
+    assert "R17-8" in html
+
+
+def test_knock_page_deal_card_and_bad_names(client):
+    html = client.get("/referee/knock?players=Anna,Béla&current=Béla&knocks=Anna&deal=1")
+    assert "Anna gets the card" in html.get_data(as_text=True)
+    html = client.get("/referee/knock?players=Anna,Béla&current=Béla&knocks=Zoé")
+    assert 'id="knock-error"' in html.get_data(as_text=True)
+
+
+def test_knock_page_in_german(client):
+    url = "/referee/knock?players=Anna,Béla,Cili&current=Béla&knocks=Cili&lang=de"
+    html = client.get(url).get_data(as_text=True)
+    assert "Cili bekommt die Karte" in html
+
+
+def test_turn_page_lists_every_problem_with_its_clause(client):
+    url = "/referee/turn?asked=1&game=rummikub&opened=1&before=R5 R6 R7 R8&after=R5 R6&hand=K1"
+    html = client.get(url).get_data(as_text=True)
+    assert "Not a legal turn" in html
+    for rule in ("RK-5", "RK-9", "RK-8"):
+        assert rule in html
+
+
+def test_turn_page_initial_meld_value(client):
+    url = "/referee/turn?asked=1&game=rummy-o&before=&after=R11 R12 R13"
+    html = client.get(url).get_data(as_text=True)
+    assert "A legal turn" in html
+    assert "The initial meld is worth 30." in html
+
+
+def test_turn_page_bad_input_names_the_meld(client):
+    url = "/referee/turn?asked=1&game=rummikub&opened=1&after=R5 R6 *"
+    html = client.get(url).get_data(as_text=True)
+    assert 'id="turn-error"' in html
+    assert "meld 1" in html
+
+
+def test_turn_page_has_no_opened_switch_for_manipulation(client):
+    html = client.get("/referee/turn?game=manipulation").get_data(as_text=True)
+    assert 'name="opened"' not in html
+    assert 'name="before"' in html
+
+
+def test_check_page_links_the_referee_pages(client):
+    html = client.get("/check").get_data(as_text=True)
+    assert "/referee/turn" in html and "/referee/knock" in html
+
+
+def test_a_rummy17_match_links_the_knock_page_with_its_players(app, client):
+    with app.app_context():
+        match = store.create_match(
+            get_session(), game="rummy17", players=["Anna", "Béla"], first_dealer="Anna", games=None
+        )
+        token = match.edit_token
+    html = client.get(f"/m/{token}").get_data(as_text=True)
+    assert "/referee/knock?players=Anna" in html
