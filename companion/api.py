@@ -17,7 +17,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext as _
 from pydantic import BaseModel
 
-from companion import api_models, store
+from companion import api_models, openapi, store
 from companion.db import get_session
 from companion.i18n import translator
 from companion.models import Match
@@ -217,6 +217,12 @@ def game_descriptor(game_id: str) -> Response:
         err = EntryError("game-not-found", game=game_id, games=", ".join(known))
         return _problem(err, 404)
     return jsonify(get_game(game_id).descriptor())
+
+
+@bp.get("/api/v1/openapi.json")
+def openapi_document() -> Response:
+    """The OpenAPI 3.1 document of this API (request bodies: the edge's models)."""
+    return jsonify(openapi.document())
 
 
 # --- matches over HTTP --------------------------------------------------------------------

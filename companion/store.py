@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from sqlalchemy import Table, update
+from sqlalchemy import Table, func, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -631,6 +631,34 @@ def history(match: Match) -> list[dict[str, Any]]:
         {"when": c.when, "number": c.number, "code": c.code, "params": copy.deepcopy(c.params)}
         for c in sorted(match.changes, key=lambda c: c.id or 0)
     ]
+
+
+#: History entries a match page shows at once (issue 9, point 7: the rest is paged).
+HISTORY_PAGE = 20
+
+
+def history_page(
+    session: Session, match: Match, page: int = 1, size: int = HISTORY_PAGE
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the history, newest first (page 1: the latest ``size`` changes), and the
+    number of pages; only that page is read from the database."""
+    total = session.exec(
+        select(func.count()).select_from(Change).where(Change.match_id == match.id)
+    ).one()
+    pages = max(1, -(-int(total) // size))
+    page = min(max(page, 1), pages)
+    rows = session.exec(
+        select(Change)
+        .where(Change.match_id == match.id)
+        .order_by(col(Change.id).desc())
+        .offset((page - 1) * size)
+        .limit(size)
+    ).all()
+    entries = [
+        {"when": c.when, "number": c.number, "code": c.code, "params": copy.deepcopy(c.params)}
+        for c in rows
+    ]
+    return entries, pages
 
 
 def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH) -> str:

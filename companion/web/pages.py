@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 
 from companion import store
 from companion.db import get_session
-from companion.forms import ConfirmForm, MatchForm
+from companion.forms import WHOLE, ConfirmForm, MatchForm
 from companion.i18n import translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
@@ -190,6 +190,11 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
     result = store.result(match)
     tr = translator()
     game = game_of(match)
+    # Issue 9, point 7: the latest changes only; older ones a page at a time (?history=2).
+    raw = request.args.get("history", "")
+    asked = int(raw) if WHOLE.fullmatch(raw) else 1
+    entries, pages = store.history_page(get_session(), match, asked)
+    page = min(max(asked, 1), pages)
     return render_template(
         "match.html",
         match=match,
@@ -199,7 +204,9 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
         players=list(match.players),
         ranks={s["name"]: s["rank"] for s in result["standings"]},
         winners=[s["name"] for s in result["standings"] if s["rank"] == 1],
-        history=[{"when": h["when"], "text": store.describe(h, tr)} for h in store.history(match)],
+        history=[{"when": h["when"], "text": store.describe(h, tr)} for h in entries],
+        history_page=page,
+        history_pages=pages,
         editable=editable,
         round_url=lambda n: round_url(match, editable, n),
         clear_draft=session.pop("clear_draft", None) if editable else None,
