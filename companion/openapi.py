@@ -12,10 +12,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from companion import __version__, api_models
-from companion.store import KEY_LENGTH
+from companion.models import KEY_LENGTH
 
 REF = "#/components/schemas/{model}"
 JSON = "application/json"
@@ -216,8 +217,12 @@ def _match_op(
 @cache
 def document() -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``/api/v1``."""
-    models = [api_models.Round, api_models.MatchDocument, api_models.CheckBody]
-    models.append(api_models.MatchCreate)
+    models: list[type[BaseModel]] = [
+        api_models.Round,
+        api_models.MatchDocument,
+        api_models.CheckBody,
+        api_models.MatchCreate,
+    ]
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     schemas = {**defs.get("$defs", {}), **RESULTS}
     writes = [TOKEN, IF_MATCH, IDEMPOTENCY_KEY]
