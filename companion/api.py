@@ -15,8 +15,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext as _
+from pydantic import BaseModel
 
-from companion import store
+from companion import api_models, openapi, store
 from companion.db import get_session
 from companion.i18n import translator
 from companion.models import Match
@@ -150,11 +151,19 @@ def _body() -> Any:
     return body
 
 
-def _answer(func: Callable[[Any], dict[str, Any]]) -> tuple[Response, int]:
+def _answer(
+    func: Callable[[Any], dict[str, Any]], model: type[BaseModel] | None = None
+) -> tuple[Response, int]:
     try:
-        return jsonify(localize(func(_body()), translator())), 200
+        body = _body() if model is None else api_models.check(model, _body())
+        return jsonify(localize(func(body), translator())), 200
     except EntryError as err:
         return _problem(err, 422), 422
+
+
+def _round() -> Any:
+    """The request's ``ROUND`` document, within the edge's limits (``api_models``)."""
+    return api_models.check_round(_body())
 
 
 def _fields(body: Any, fields: tuple[str, ...], example: str) -> dict[str, Any]:
@@ -170,6 +179,8 @@ def _fields(body: Any, fields: tuple[str, ...], example: str) -> dict[str, Any]:
 def _check(body: Any) -> dict[str, Any]:
     body = _fields(body, ("game", "cards"), '{"game": ..., "cards": [...]}')
     cards = body.get("cards")
+    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+        api_models.check(api_models.CheckBody, body)
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise EntryError("cards-not-list", field="cards")
     return check_meld(body.get("game"), cards)
@@ -178,13 +189,13 @@ def _check(body: Any) -> dict[str, Any]:
 @bp.post("/api/v1/score")
 def score() -> tuple[Response, int]:
     """Score one round (contract ``score``)."""
-    return _answer(score_document)
+    return _answer(score_document, api_models.Round)
 
 
 @bp.post("/api/v1/match")
 def match() -> tuple[Response, int]:
     """Score a whole match (contract ``match``)."""
-    return _answer(match_document)
+    return _answer(match_document, api_models.MatchDocument)
 
 
 @bp.post("/api/v1/check")
@@ -210,6 +221,12 @@ def game_descriptor(game_id: str) -> Response:
         err = EntryError("game-not-found", game=game_id, games=", ".join(known))
         return _problem(err, 404)
     return jsonify(get_game(game_id).descriptor())
+
+
+@bp.get("/api/v1/openapi.json")
+def openapi_document() -> Response:
+    """The OpenAPI 3.1 document of this API (request bodies: the edge's models)."""
+    return jsonify(openapi.document())
 
 
 # --- matches over HTTP --------------------------------------------------------------------
@@ -338,6 +355,7 @@ def create_match() -> Response:
             fields = _fields(
                 body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}'
             )
+            api_models.check(api_models.MatchCreate, fields)
             try:
                 match = store.create_match(
                     get_session(),
@@ -377,7 +395,7 @@ def add_round(token: str) -> Response:
     """Add the next round (a ``ROUND`` document) → 201 with the match."""
 
     def change(match: Match, revision: int | None, once: store.Once | None) -> None:
-        store.add_round(get_session(), match, _body(), revision=revision, once=once)
+        store.add_round(get_session(), match, _round(), revision=revision, once=once)
 
     return _write(token, 201, change, required=False)
 
@@ -387,7 +405,7 @@ def replace_round(token: str, number: int) -> Response:
     """Replace round ``number`` → 200 with the match; needs ``If-Match``."""
 
     def change(match: Match, revision: int | None, once: store.Once | None) -> None:
-        store.update_round(get_session(), match, number, _body(), revision=revision, once=once)
+        store.update_round(get_session(), match, number, _round(), revision=revision, once=once)
 
     return _write(token, 200, change, required=True)
 

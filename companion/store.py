@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from sqlalchemy import Table, update
+from sqlalchemy import Table, func, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -604,14 +604,21 @@ def delete_round(
         _remember(session, once, match, number)
 
 
-def undoable(match: Match) -> set[int]:
-    """The history entries (ids) of deletions that can still be undone."""
-    undone = {c.params.get("undone") for c in match.changes if c.code == "round-restored"}
-    return {
-        c.id
-        for c in match.changes
-        if c.id is not None and "undo" in c.params and c.id not in undone
-    }
+#: History codes of a deleted round (which keep the round, for undoing) and of an undo.
+DELETIONS = ("round-deleted", "round-deleted-moved", "round-deleted-renumbered")
+RESTORED = "round-restored"
+
+
+def undoable(session: Session, match: Match) -> set[int]:
+    """The history entries (ids) of deletions that can still be undone; only the deletions
+    and undos are read, not the whole history."""
+    rows = session.exec(
+        select(Change).where(
+            Change.match_id == match.id, col(Change.code).in_([*DELETIONS, RESTORED])
+        )
+    ).all()
+    undone = {c.params.get("undone") for c in rows if c.code == RESTORED}
+    return {c.id for c in rows if c.id is not None and "undo" in c.params and c.id not in undone}
 
 
 def restore_round(
@@ -628,8 +635,8 @@ def restore_round(
     :raises StaleRevision, ConflictError, EntryError: nothing changed.
     """
     _expect(match, revision)
-    entry = next((c for c in match.changes if c.id == change), None)
-    if entry is None or change not in undoable(match):
+    entry = session.get(Change, change)
+    if entry is None or entry.match_id != match.id or change not in undoable(session, match):
         raise EntryError("restore-gone")
     undo = entry.params["undo"]
     rounds = sorted(match.rounds, key=lambda r: r.number)
@@ -645,7 +652,7 @@ def restore_round(
         session.add(
             Round(match=match, number=number, dealer=undo["dealer"], document=undo["document"])
         )
-        _record(session, match, "round-restored", number=number, undone=change)
+        _record(session, match, RESTORED, number=number, undone=change)
         _remember(session, once, match, number)
     return number
 
@@ -694,6 +701,40 @@ def history(match: Match) -> list[dict[str, Any]]:
         }
         for c in sorted(match.changes, key=lambda c: c.id or 0)
     ]
+
+
+#: History entries a match page shows at once (issue 9, point 7: the rest is paged).
+HISTORY_PAGE = 20
+
+
+def history_page(
+    session: Session, match: Match, page: int = 1, size: int = HISTORY_PAGE
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of the history, newest first (page 1: the latest ``size`` changes), and the
+    number of pages; only that page is read from the database."""
+    total = session.exec(
+        select(func.count()).select_from(Change).where(Change.match_id == match.id)
+    ).one()
+    pages = max(1, -(-int(total) // size))
+    page = min(max(page, 1), pages)
+    rows = session.exec(
+        select(Change)
+        .where(Change.match_id == match.id)
+        .order_by(col(Change.id).desc())
+        .offset((page - 1) * size)
+        .limit(size)
+    ).all()
+    entries = [
+        {
+            "id": c.id,
+            "when": c.when,
+            "number": c.number,
+            "code": c.code,
+            "params": copy.deepcopy(c.params),
+        }
+        for c in rows
+    ]
+    return entries, pages
 
 
 def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH) -> str:

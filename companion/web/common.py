@@ -173,6 +173,8 @@ def _target(problem: Problem, form: RoundForm, tr: Translator) -> tuple[str, str
         if problem.meld is not None and "melds" in entry:
             words = _("Meld %(n)s: %(reason)s", n=problem.meld, reason=problem.reason(tr))
             return entry["melds"].id, words
+        if problem.field == "melds" and "melds" in entry:
+            return entry["melds"].id, sentence(problem.reason(tr))
         return entry[form.holding].id, sentence(problem.reason(tr))
     return FORM, sentence(problem.message(tr))
 

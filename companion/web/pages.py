@@ -28,7 +28,7 @@ from werkzeug.wrappers import Response
 
 from companion import store
 from companion.db import get_session
-from companion.forms import ConfirmForm, MatchForm
+from companion.forms import WHOLE, ConfirmForm, MatchForm
 from companion.i18n import translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
@@ -247,8 +247,13 @@ def view(view: str) -> Response:
 def _board(match: Match, *, editable: bool, **extra: Any) -> str:
     result = store.result(match)
     tr = translator()
-    undo = store.undoable(match) if editable else set()
+    undo = store.undoable(get_session(), match) if editable else set()
     game = game_of(match)
+    # Issue 9, point 7: the latest changes only; older ones a page at a time (?history=2).
+    raw = request.args.get("history", "")
+    asked = int(raw) if WHOLE.fullmatch(raw) else 1
+    entries, pages = store.history_page(get_session(), match, asked)
+    page = min(max(asked, 1), pages)
     return render_template(
         "match.html",
         match=match,
@@ -265,8 +270,10 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
                 "text": store.describe(h, tr),
                 "undo": h["id"] in undo,
             }
-            for h in store.history(match)
+            for h in entries
         ],
+        history_page=page,
+        history_pages=pages,
         editable=editable,
         round_url=lambda n: round_url(match, editable, n),
         clear_draft=session.pop("clear_draft", None) if editable else None,

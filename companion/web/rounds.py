@@ -26,7 +26,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion import store
+from companion import api_models, store
 from companion.db import get_session
 from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
 from companion.i18n import translator
@@ -196,6 +196,7 @@ def _round_form(
             doc = form.round_document()
             once = form.once(_scope(match, number if editing else None))
             try:
+                api_models.check_round(doc)  # the API's limits: meld lines, cards per line
                 if "preview" in request.form:
                     preview = localize(game.score_round(doc, names).result, translator())
                 elif editing:

@@ -610,7 +610,7 @@ def test_a_deleted_round_comes_back_from_the_history_with_its_number_and_dealer(
         match = store.get_by_edit_token(get_session(), played)
         kept = [r.dealer for r in sorted(match.rounds, key=lambda r: r.number)]
         assert kept == dealers  # every round is back with the dealer it was played with
-        assert not store.undoable(match)  # undone once: the Undo button is gone
+        assert not store.undoable(get_session(), match)  # undone once: no more Undo
     assert f"/history/{undo.group(2)}/undo" not in board
     again = client.post(undo.group(1), data={"revision": str(int(rev) + 1)})
     assert "cannot be undone any more" in html.unescape(
