@@ -2,7 +2,8 @@
 
 Every write is checked by the rules core first (``match_document`` on the match as it would
 be after the write); an ``EntryError`` leaves the database as it was. Scores are never
-stored: ``result`` scores the stored round documents on every read.
+stored in the database: ``result`` scores the stored round documents once per revision and
+keeps the result in a per-process cache keyed by match and revision (companion/cache.py).
 
 Revisions. ``Match.revision`` is 1 when the match is created and grows by one with every
 change. A write claims the next revision with one compare-and-set
@@ -45,6 +46,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
+from companion import cache
 from companion.models import (
     KEY_LENGTH,
     TITLE_LENGTH,
@@ -327,7 +329,22 @@ def next_dealer(match: Match) -> str:
 
 
 def result(match: Match) -> dict[str, Any]:
-    """The contract's match result, scored now by the rules core, with the stored dealers."""
+    """The contract's match result with the stored dealers: scored by the rules core once per
+    revision of the match (companion/cache.py), a fresh copy on every call."""
+    key = cache.result_key(match.id, match.view_token, match.revision)
+    return cache.result(key, lambda: _score(match))
+
+
+def view_revision(session: Session, token: str) -> tuple[int, int] | None:
+    """The id and revision of the match with this read-only token (one small query), or None."""
+    if not _token(token):
+        return None
+    query = select(Match.id, Match.revision).where(Match.view_token == token)
+    row = session.exec(query).first()
+    return None if row is None or row[0] is None else (row[0], row[1])
+
+
+def _score(match: Match) -> dict[str, Any]:
     out = match_document(as_document(match))
     seats = list(match.players)
     for line, stored in zip(out["rounds"], match.rounds, strict=True):

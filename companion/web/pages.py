@@ -23,10 +23,10 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion import store
+from companion import cache, store
 from companion.db import get_session
 from companion.forms import ConfirmForm, MatchForm
-from companion.i18n import translator
+from companion.i18n import select_locale, translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
 from companion.web.common import (
@@ -182,8 +182,25 @@ def scoreboard(edit: str) -> str:
 
 @bp.get("/v/<view>")
 def view(view: str) -> str:
-    """The same scoreboard through the read-only link: nothing on it changes the match."""
-    return _board(by_view(view), editable=False)
+    """The same scoreboard through the read-only link: nothing on it changes the match.
+
+    Rendered once per revision, language and address and then served from a per-process
+    cache (companion/cache.py): the page holds no form, no token and nothing else that
+    changes between two readers. A pending flash message is shown, and not cached.
+    """
+    found = store.view_revision(get_session(), view)
+    if found is None:
+        abort(404, description=_("There is no match at this link."))
+    if "_flashes" in session:
+        return _board(by_view(view), editable=False)
+    key = (view, found[1], select_locale(), request.url)
+    page = cache.pages.get(key)
+    if page is None:
+        match = by_view(view)
+        page = _board(match, editable=False)
+        if match.revision == found[1]:
+            cache.pages.put(key, page)
+    return page
 
 
 def _board(match: Match, *, editable: bool, **extra: Any) -> str:
