@@ -3,6 +3,17 @@
 Link tokens travel in URLs, so no page may leak its address to another site (a referrer is
 sent only within the app: same-origin),
 and no script or style may come from anywhere but the app itself.
+
+Every security header is set here, in one place. Not Flask-Talisman: it would be one more
+dependency for six headers, its default ``force_https`` would break the plain-HTTP address
+phones on the table's Wi-Fi use, and what may be cached (``TOKEN_FREE``) and when a cookie is
+``Secure`` depend on this app's links and on the proxy setting below.
+
+Behind an HTTPS reverse proxy (``COMPANION_PROXY=1``, the number of proxies in front),
+Werkzeug's ``ProxyFix`` takes the scheme, host and client address from the proxy's
+``X-Forwarded-*`` headers; a request that arrived over HTTPS then gets ``Secure`` cookies
+and ``Strict-Transport-Security``. Without the setting those headers are ignored (anyone
+could send them).
 """
 
 from __future__ import annotations
@@ -12,8 +23,10 @@ import secrets
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, request
+from flask import Flask, Response, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 SECRET_FILE = "secret_key"
 
@@ -79,6 +92,20 @@ TOKEN_FREE = frozenset(
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
+#: Sent only on a request that came over HTTPS: browsers then refuse plain HTTP for a year.
+HSTS = "max-age=31536000"
+
+
+def secure_cookies(response: Response) -> None:
+    """Over HTTPS, every cookie the response sets is ``Secure`` (never sent over plain HTTP)."""
+    cookies = response.headers.getlist("Set-Cookie")
+    if not cookies:
+        return
+    response.headers.remove("Set-Cookie")
+    for cookie in cookies:
+        attributes = {part.strip().lower() for part in cookie.split(";")[1:]}
+        response.headers.add("Set-Cookie", cookie if "secure" in attributes else cookie + "; Secure")
+
 
 def add_headers(response: Response) -> Response:
     """Set the security headers on every response (a view may set its own first); no copy
@@ -88,6 +115,9 @@ def add_headers(response: Response) -> Response:
         response.headers.setdefault(name, value)
     if request.endpoint not in TOKEN_FREE:
         response.headers["Cache-Control"] = "no-store"
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
+        secure_cookies(response)
     return response
 
 
@@ -112,8 +142,36 @@ def same_origin() -> None:
         raise CSRFError("The form was sent from another site.")
 
 
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed session cookie, ``Secure`` whenever the request came over HTTPS (the
+    session is saved after the ``after_request`` hooks, so ``secure_cookies`` cannot)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """``SESSION_COOKIE_SECURE``, or the request came over HTTPS."""
+        configured = bool(super().get_cookie_secure(app))
+        return configured or (has_request_context() and request.is_secure)
+
+
+def proxies(app: Flask) -> int:
+    """How many reverse proxies stand in front (``COMPANION_PROXY``); 0: none, trust no
+    ``X-Forwarded-*`` header."""
+    raw = app.config.get("PROXY") or 0
+    if isinstance(raw, bool):
+        return int(raw)
+    try:
+        return max(0, int(str(raw).strip() or 0))
+    except ValueError:
+        return 1 if str(raw).strip().lower() in {"true", "yes", "on"} else 0
+
+
 def init_app(app: Flask) -> None:
-    """Give the app a secret key (unless configured) and the security headers."""
+    """Give the app a secret key (unless configured), the proxy setting and the headers."""
+    hops = proxies(app)
+    if hops:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops
+        )
+    app.session_interface = SessionCookies()
     key = app.config.get("SECRET_KEY")
     if not key:
         key = secret_key(app.instance_path)
