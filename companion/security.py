@@ -104,7 +104,9 @@ def secure_cookies(response: Response) -> None:
     response.headers.remove("Set-Cookie")
     for cookie in cookies:
         attributes = {part.strip().lower() for part in cookie.split(";")[1:]}
-        response.headers.add("Set-Cookie", cookie if "secure" in attributes else cookie + "; Secure")
+        response.headers.add(
+            "Set-Cookie", cookie if "secure" in attributes else cookie + "; Secure"
+        )
 
 
 def add_headers(response: Response) -> Response:
