@@ -18,9 +18,11 @@ could send them).
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, has_request_context, request
@@ -144,6 +146,37 @@ def same_origin() -> None:
         raise CSRFError("The form was sent from another site.")
 
 
+class ChunkedLimit:
+    """WSGI middleware: a body without Content-Length (chunked) gets one, or a 413.
+
+    Flask refuses a body on its Content-Length before reading it (MAX_CONTENT_LENGTH), but a
+    chunked body announces no length, and Werkzeug reads it only up to the limit and hands
+    the view a truncated body. So a chunked body is read here, at most one byte past the
+    limit: within it, it is passed on with its length; past it, the rest is never read and
+    the request goes on announcing one byte too many, so the view's first read is a 413.
+    """
+
+    def __init__(self, wsgi_app: Any, app: Flask) -> None:
+        self.wsgi_app = wsgi_app
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if limit is not None and chunked and not environ.get("CONTENT_LENGTH"):
+            stream = environ["wsgi.input"]
+            body = b""
+            while len(body) <= limit:
+                part = stream.read(min(65536, limit + 1 - len(body)))
+                if not part:
+                    break
+                body += part
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ["wsgi.input"] = io.BytesIO(b"" if len(body) > limit else body)
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.wsgi_app(environ, start_response)
+
+
 class SessionCookies(SecureCookieSessionInterface):
     """Flask's signed session cookie, ``Secure`` whenever the request came over HTTPS (the
     session is saved after the ``after_request`` hooks, so ``secure_cookies`` cannot)."""
@@ -173,6 +206,7 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops
         )
+    app.wsgi_app = ChunkedLimit(app.wsgi_app, app)  # type: ignore[method-assign]
     app.session_interface = SessionCookies()
     key = app.config.get("SECRET_KEY")
     if not key:
