@@ -13,6 +13,7 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -24,7 +25,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion import cache, store
-from companion.db import get_session
+from companion.db import get_engine, get_session
 from companion.forms import ConfirmForm, MatchForm
 from companion.i18n import select_locale, translator
 from companion.models import Match
@@ -188,10 +189,11 @@ def view(view: str) -> str:
     cache (companion/cache.py): the page holds no form, no token and nothing else that
     changes between two readers. A pending flash message is shown, and not cached.
     """
-    found = store.view_revision(get_session(), view)
+    found = store.view_revision(get_engine(), view)
     if found is None:
         abort(404, description=_("There is no match at this link."))
-    if "_flashes" in session:
+    has_session = current_app.config["SESSION_COOKIE_NAME"] in request.cookies
+    if has_session and "_flashes" in session:
         return _board(by_view(view), editable=False)
     key = (view, found[1], select_locale(), request.url)
     page = cache.pages.get(key)
