@@ -71,8 +71,9 @@ class Server:
             command = [PYTHON, "-m", "companion", "serve", "--port", str(self.port)]
         else:
             command = [PYTHON, str(ROOT / "bench" / "hello.py"), what, how, str(self.port)]
+        self.log = open(instance.parent / f"{what}-{how}.log", "w", encoding="utf-8")  # noqa: SIM115
         self.process = subprocess.Popen(
-            command, env=env, stdout=subprocess.DEVNULL, start_new_session=True
+            command, env=env, stdout=self.log, stderr=self.log, start_new_session=True
         )
         self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 60
@@ -92,6 +93,7 @@ class Server:
         except (ProcessLookupError, subprocess.TimeoutExpired):
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        self.log.close()
 
     def __enter__(self) -> Server:
         return self

@@ -118,7 +118,8 @@ def main() -> int:
                 f"second for {args.seconds} s:"
             )
             print(
-                f"  {night['requests']} requests ({night['rps']:.0f}/s), "
+                f"  {night['requests']} requests ({night['rps']:.0f}/s of about "
+                f"{args.clients}/s asked for), "
                 f"errors {night['failures']} (goal 0), p50 {night['p50']:.0f} ms, "
                 f"p99 {night['p99']:.0f} ms (goal < 500 ms)"
             )

@@ -12,6 +12,8 @@ twenty downloads at once held every page of the table up (issue 9). So:
   address its QR code points to. Every server process finds it there: a second download of
   an unchanged match costs no render. A blank sheet is kept by its query the same way.
 - Twenty requests for the same sheet at the same moment wait on one render.
+- At most ``WAITING`` request threads of a server process wait for sheets; one more gets
+  503 and "try again in a moment", so threads are always left for the pages.
 - ``SHEET_RENDERERS=0`` renders in the request thread (a debugging aid).
 """
 
@@ -33,6 +35,15 @@ KEEP = 2000
 NICENESS = 10
 #: A renderer process is replaced after this many sheets (WeasyPrint's caches grow).
 TASKS_PER_RENDERER = 200
+
+
+#: Request threads of one server process that may wait for a sheet at once; the others
+#: stay free for the pages (companion.server.THREADS is 32). Beyond it: SheetsBusy.
+WAITING = 24
+
+
+class SheetsBusy(Exception):
+    """So many sheets are being made that this request may not wait for one more."""
 
 
 class SheetRefused(Exception):
@@ -75,6 +86,7 @@ class Renderer:
         self._pid = 0
         self._inflight: dict[Path, Future[bytes]] = {}
         self.renders = 0  # sheets this process had rendered (the benchmark and tests read it)
+        self._waiting = threading.BoundedSemaphore(WAITING)
 
     def _executor(self, size: int) -> ProcessPoolExecutor:
         """The pool (made on first use, in this process: a forked worker gets its own)."""
@@ -117,12 +129,23 @@ class Renderer:
         """The sheet named by ``key``: from ``folder`` if made before, else rendered now.
 
         :raises SheetRefused: the sheet cannot be made (a blank sheet's bad names).
+        :raises SheetsBusy: ``WAITING`` requests of this process already wait for sheets.
         """
         path = folder / (hashlib.sha256(key.encode()).hexdigest() + ".pdf")
         try:
             return path.read_bytes()
         except FileNotFoundError:
             pass
+        if not self._waiting.acquire(blocking=False):
+            raise SheetsBusy()
+        try:
+            return self._made(path, kind, lang, arguments, renderers)
+        finally:
+            self._waiting.release()
+
+    def _made(
+        self, path: Path, kind: str, lang: str, arguments: Mapping[str, Any], renderers: int
+    ) -> bytes:
         with self._lock:
             future = self._inflight.get(path)
             owner = future is None

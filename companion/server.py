@@ -27,8 +27,9 @@ from companion.app import create_app
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
 
-#: Threads per worker: a request waiting on the database or a score sheet frees the core.
-THREADS = 8
+#: Threads per worker: a request waiting on the database or a score sheet frees the core;
+#: at most renderer.WAITING of them wait for sheets, the rest are the pages'.
+THREADS = 32
 #: Open connections per worker (phones keep theirs alive between requests).
 CONNECTIONS = 1000
 #: Connections waiting to be accepted (the kernel caps it at net.core.somaxconn).

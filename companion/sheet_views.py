@@ -15,13 +15,14 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, request, send_file, url_for
 from flask_babel import gettext as _
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.routing import BuildError
 
 from companion import store
 from companion.db import get_session
 from companion.i18n import select_locale, translator
 from companion.models import Match
-from companion.renderer import SheetRefused, renderer
+from companion.renderer import SheetRefused, SheetsBusy, renderer
 from companion.rules import EntryError, Translator, games, get_game
 from companion.sheets import MAX_BLANK_GAMES, PAPERS, default_players
 
@@ -69,6 +70,16 @@ def _history(match: Match, tr: Translator) -> list[dict[str, Any]]:
 
 def _made(key: str, kind: str, arguments: dict[str, Any]) -> bytes:
     """The sheet under ``key``, made outside this thread once (companion/renderer.py)."""
+    try:
+        return _render(key, kind, arguments)
+    except SheetsBusy:
+        raise ServiceUnavailable(
+            _("Many score sheets are being made right now. Try again in a moment."),
+            retry_after=5,
+        ) from None
+
+
+def _render(key: str, kind: str, arguments: dict[str, Any]) -> bytes:
     return renderer.sheet(
         Path(current_app.instance_path) / SHEETS,
         key,
