@@ -183,3 +183,22 @@ def test_blank_sheets_are_kept_too_and_bad_names_are_still_a_400(client):
     assert renderer.renders == before + 1
     bad = client.get("/sheets/blank.pdf?game=rummikub&names=" + ",".join(["Anna"] * 9))
     assert bad.status_code == 400
+
+
+def test_when_too_many_requests_wait_for_sheets_one_more_gets_503_and_a_time(
+    app, client, monkeypatch
+):
+    """The request threads are the pages' too: beyond WAITING, a sheet is "try again"."""
+    import threading as threads
+
+    _edit, view = start(app)
+    monkeypatch.setattr(renderer, "_waiting", threads.BoundedSemaphore(1))
+    renderer._waiting.acquire()  # another request is waiting for its sheet
+    try:
+        busy = client.get(f"/v/{view}/sheet.pdf", headers={"Accept-Language": "de"})
+    finally:
+        renderer._waiting.release()
+    assert busy.status_code == 503
+    assert busy.headers["Retry-After"] == "5"
+    assert "Wertungsbögen" in busy.get_data(as_text=True)
+    assert client.get(f"/v/{view}/sheet.pdf").status_code == 200
