@@ -9,6 +9,7 @@ The same runs on PostgreSQL. No timing is asserted.
 
 from __future__ import annotations
 
+import http.client
 import itertools
 import json
 import random
@@ -30,6 +31,8 @@ GAME = "rummikub"
 WRITERS = 4
 KILLS = 3
 ROUNDS_PER_MATCH = 40
+#: What a client sees when the server dies under its request: no answer, or half of one.
+LOST = (OSError, http.client.HTTPException)
 
 
 def call(server: Server, method: str, path: str, body: object, key: str) -> dict[str, Any]:
@@ -70,14 +73,14 @@ def writer(server: Server, table: Table, stop: threading.Event) -> None:
     """Add rounds until the server dies under it (each round's points are unique)."""
     try:
         edit = new_match(server, table)
-    except (OSError, urllib.error.URLError):
+    except LOST:
         return
     written = 0
     while not stop.is_set():
         if written == ROUNDS_PER_MATCH:
             try:
                 edit, written = new_match(server, table), 0
-            except (OSError, urllib.error.URLError):
+            except LOST:
                 return
         with table.lock:
             points = 10 * next(table.counter)
@@ -89,7 +92,7 @@ def writer(server: Server, table: Table, stop: threading.Event) -> None:
             with table.lock:
                 table.refused.append(f"{refused.code} {refused.read()!r}")
             return
-        except (OSError, urllib.error.URLError):
+        except LOST:
             with table.lock:
                 table.unanswered[key] = (edit, points)
             return
