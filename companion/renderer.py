@@ -22,7 +22,9 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import threading
+import time
 from collections.abc import Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -54,11 +56,23 @@ class SheetRefused(Exception):
         self.message = message
 
 
-def _lower_priority() -> None:
+def _renderer_start() -> None:
+    """A renderer gives way to the pages (lower priority), ignores Ctrl+C (the server stops
+    it when it stops; Ctrl+C reaches every process of the terminal's group) and ends when
+    the server process that started it is gone, however that went (even SIGKILL)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         os.nice(NICENESS)
     except OSError:
         pass
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, daemon=True, name="renderer-parent").start()
 
 
 def render(kind: str, lang: str, arguments: Mapping[str, Any]) -> bytes:
@@ -94,11 +108,18 @@ class Renderer:
             self._pool = ProcessPoolExecutor(
                 max_workers=size,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=_renderer_start,
                 max_tasks_per_child=TASKS_PER_RENDERER,
             )
             self._pid, self._pool_size = os.getpid(), size
         return self._pool
+
+    def shutdown(self) -> None:
+        """Stop this process's renderers (the server worker is exiting)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None and self._pid == os.getpid():
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _submit(
         self, size: int, kind: str, lang: str, arguments: Mapping[str, Any]

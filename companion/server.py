@@ -24,6 +24,7 @@ from flask import Flask
 from flask_babel import gettext as _
 
 from companion.app import create_app
+from companion.renderer import renderer
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
 
@@ -144,6 +145,7 @@ def serve_app(
         "proc_name": "companion",
         "when_ready": lambda _server: ready() if ready else None,
         "post_fork": lambda _server, _worker: after_fork() if after_fork else None,
+        "worker_exit": lambda _server, _worker: renderer.shutdown(),
     }
 
     class Gunicorn(BaseApplication):  # type: ignore[misc]
