@@ -37,6 +37,7 @@ def one_round(server: Server, tokens: list[tuple[str, str]], pages: list[str], n
     arrivals: list[float] = []
     statuses: list[int] = []
     probes: list[float] = []
+    by_page: dict[str, list[float]] = {page: [] for page in pages}
     done = threading.Event()
     start = time.perf_counter()
 
@@ -48,7 +49,9 @@ def one_round(server: Server, tokens: list[tuple[str, str]], pages: list[str], n
     def probe() -> None:
         while not done.is_set():
             for page in pages:
-                probes.append(fetch(page)[0])
+                took = fetch(page)[0]
+                probes.append(took)
+                by_page[page].append(took * 1000)
             time.sleep(0.05)
 
     prober = threading.Thread(target=probe)
@@ -72,6 +75,15 @@ def one_round(server: Server, tokens: list[tuple[str, str]], pages: list[str], n
         f"p95 {ms[int(len(ms) * 0.95) - 1]:.0f} ms, slowest {ms[-1]:.0f} ms (goal < 200 ms); "
         f"over 200 ms: {sum(m > 200 for m in ms)}"
     )
+    for page, names in zip(
+        pages, ("read-only scoreboard", "home page", "edit scoreboard"), strict=True
+    ):
+        times = sorted(by_page[page])
+        if times:
+            print(
+                f"    {names:21} median {statistics.median(times):4.0f} ms, "
+                f"slowest {times[-1]:5.0f} ms, over 200 ms: {sum(t > 200 for t in times)}"
+            )
 
 
 def main() -> int:
