@@ -129,6 +129,8 @@ def _friendly(code: int) -> tuple[str, str]:
         return _("Not allowed"), _("This address cannot be used that way.")
     if code == 413:
         return _("Too much data"), _("That was more than a score sheet can hold.")
+    if code == 503:
+        return _("Busy"), _("The app is busy. Try again in a moment.")
     if code >= 500:
         return _("Something went wrong"), _(
             "The app ran into a problem. Your earlier games are safe; please try again."
@@ -145,19 +147,22 @@ def handle_http_error(err: HTTPException) -> tuple[Response | str, int, dict[str
             "This form was open too long or came from elsewhere, so it was not saved. "
             "Go back, reload the page and send it again."
         )
-    elif code < 500 and err.description and err.description != type(err).description:
-        message = err.description  # a view's own words (abort(404, description=...))
+    elif (code < 500 or code == 503) and err.description != type(err).description:
+        message = err.description or message  # a view's own words (abort(404, description=…))
+    # 503: the view said when to come back (ServiceUnavailable(retry_after=…)).
+    retry = getattr(err, "retry_after", None)
+    headers = {"Retry-After": str(retry)} if code == 503 and retry is not None else {}
     if _wants_json():
         body = {"error": {"message": message if code < 500 else title, "status": code}}
-        return jsonify(body), code, {}
+        return jsonify(body), code, headers
     try:
         page = render_template("error.html", code=code, title=title, message=message)
     except Exception as failure:  # an error page must never fail: plain text instead
         if not isinstance(failure, TemplateNotFound):
             current_app.logger.exception("error page %s could not be rendered", code)
         page = f"{code} {title}\n\n{message}\n"
-        return page, code, {"Content-Type": "text/plain; charset=utf-8"}
-    return page, code, {}
+        return page, code, {**headers, "Content-Type": "text/plain; charset=utf-8"}
+    return page, code, headers
 
 
 def register_errorhandlers(app: Flask) -> None:

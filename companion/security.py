@@ -3,17 +3,32 @@
 Link tokens travel in URLs, so no page may leak its address to another site (a referrer is
 sent only within the app: same-origin),
 and no script or style may come from anywhere but the app itself.
+
+Every security header is set here, in one place. Not Flask-Talisman: it would be one more
+dependency for six headers, its default ``force_https`` would break the plain-HTTP address
+phones on the table's Wi-Fi use, and what may be cached (``TOKEN_FREE``) and when a cookie is
+``Secure`` depend on this app's links and on the proxy setting below.
+
+Behind an HTTPS reverse proxy (``COMPANION_PROXY=1``, the number of proxies in front),
+Werkzeug's ``ProxyFix`` takes the scheme, host and client address from the proxy's
+``X-Forwarded-*`` headers; a request that arrived over HTTPS then gets ``Secure`` cookies
+and ``Strict-Transport-Security``. Without the setting those headers are ignored (anyone
+could send them).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, request
+from flask import Flask, Response, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 SECRET_FILE = "secret_key"
 
@@ -81,6 +96,22 @@ TOKEN_FREE = frozenset(
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
+#: Sent only on a request that came over HTTPS: browsers then refuse plain HTTP for a year.
+HSTS = "max-age=31536000"
+
+
+def secure_cookies(response: Response) -> None:
+    """Over HTTPS, every cookie the response sets is ``Secure`` (never sent over plain HTTP)."""
+    cookies = response.headers.getlist("Set-Cookie")
+    if not cookies:
+        return
+    response.headers.remove("Set-Cookie")
+    for cookie in cookies:
+        attributes = {part.strip().lower() for part in cookie.split(";")[1:]}
+        response.headers.add(
+            "Set-Cookie", cookie if "secure" in attributes else cookie + "; Secure"
+        )
+
 
 def add_headers(response: Response) -> Response:
     """Set the security headers on every response (a view may set its own first); no copy
@@ -90,6 +121,9 @@ def add_headers(response: Response) -> Response:
         response.headers.setdefault(name, value)
     if request.endpoint not in TOKEN_FREE:
         response.headers["Cache-Control"] = "no-store"
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", HSTS)
+        secure_cookies(response)
     return response
 
 
@@ -114,8 +148,68 @@ def same_origin() -> None:
         raise CSRFError("The form was sent from another site.")
 
 
+class ChunkedLimit:
+    """WSGI middleware: a body without Content-Length (chunked) gets one, or a 413.
+
+    Flask refuses a body on its Content-Length before reading it (MAX_CONTENT_LENGTH), but a
+    chunked body announces no length, and Werkzeug reads it only up to the limit and hands
+    the view a truncated body. So a chunked body is read here, at most one byte past the
+    limit: within it, it is passed on with its length; past it, the rest is never read and
+    the request goes on announcing one byte too many, so the view's first read is a 413.
+    """
+
+    def __init__(self, wsgi_app: Any, app: Flask) -> None:
+        self.wsgi_app = wsgi_app
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if limit is not None and chunked and not environ.get("CONTENT_LENGTH"):
+            stream = environ["wsgi.input"]
+            body = b""
+            while len(body) <= limit:
+                part = stream.read(min(65536, limit + 1 - len(body)))
+                if not part:
+                    break
+                body += part
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ["wsgi.input"] = io.BytesIO(b"" if len(body) > limit else body)
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.wsgi_app(environ, start_response)
+
+
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed session cookie, ``Secure`` whenever the request came over HTTPS (the
+    session is saved after the ``after_request`` hooks, so ``secure_cookies`` cannot)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """``SESSION_COOKIE_SECURE``, or the request came over HTTPS."""
+        configured = bool(super().get_cookie_secure(app))
+        return configured or (has_request_context() and request.is_secure)
+
+
+def proxies(app: Flask) -> int:
+    """How many reverse proxies stand in front (``COMPANION_PROXY``); 0: none, trust no
+    ``X-Forwarded-*`` header."""
+    raw = app.config.get("PROXY") or 0
+    if isinstance(raw, bool):
+        return int(raw)
+    try:
+        return max(0, int(str(raw).strip() or 0))
+    except ValueError:
+        return 1 if str(raw).strip().lower() in {"true", "yes", "on"} else 0
+
+
 def init_app(app: Flask) -> None:
-    """Give the app a secret key (unless configured) and the security headers."""
+    """Give the app a secret key (unless configured), the proxy setting and the headers."""
+    hops = proxies(app)
+    if hops:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops
+        )
+    app.wsgi_app = ChunkedLimit(app.wsgi_app, app)  # type: ignore[method-assign]
+    app.session_interface = SessionCookies()
     key = app.config.get("SECRET_KEY")
     if not key:
         key = secret_key(app.instance_path)

@@ -1,15 +1,40 @@
-"""``companion serve``: the web app under waitress, a production WSGI server."""
+"""``companion serve``: the web app under gunicorn, one worker process per core.
+
+Why gunicorn with threaded workers (``gthread``) and not waitress: waitress serves from one
+process, so one core does all the Python work whatever the machine has, and it reads a whole
+request body (up to 1 GiB) before the app may refuse it. Measured side by side with
+bench/load.py (figures in bench/README.md), gunicorn's workers serve the scoreboard on every
+core, keep 1,000 connections each and pass the body through unread, so a request over the
+size limit is refused on its Content-Length (Flask's MAX_CONTENT_LENGTH) without reading it.
+
+The app is built once in the arbiter before the workers fork (``preload_app``), so the
+migrations run exactly once; each worker then opens its own database connections.
+``serve_app`` serves any WSGI app the same way (the benchmark's bare "hello" app).
+"""
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
+from collections.abc import Callable
+from typing import Any
 
+from flask import Flask
 from flask_babel import gettext as _
 
 from companion.app import create_app
+from companion.renderer import renderer
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
+
+#: Threads per worker: a request waiting on the database or a score sheet frees the core;
+#: at most renderer.WAITING of them wait for sheets, the rest are the pages'.
+THREADS = 32
+#: Open connections per worker (phones keep theirs alive between requests).
+CONNECTIONS = 1000
+#: Connections waiting to be accepted (the kernel caps it at net.core.somaxconn).
+BACKLOG = 2048
 
 
 def lan_address() -> str | None:
@@ -56,27 +81,98 @@ def addresses(host: str, port: int) -> list[str]:
     return lines
 
 
-def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
-    """Migrate the database, say where to open the app, and serve it until interrupted."""
-    import waitress
-
-    app = create_app()  # creates the instance folder and runs the migrations first
-    with app.app_context():
-        for line in addresses(host, port):
-            print(line, flush=True)
-        print(
-            _("Data: %(db)s. Stop with Ctrl+C.", db=app.extensions["companion_db"].url), flush=True
-        )
+def cores() -> int:
+    """The cores this process may run on."""
     try:
-        waitress.serve(app, host=host, port=port, ident="companion", threads=8)
-    except OSError as err:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def workers() -> int:
+    """Worker processes: ``COMPANION_WORKERS``, else one per core."""
+    raw = os.environ.get("COMPANION_WORKERS", "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else cores()
+
+
+def bind_address(host: str, port: int) -> str:
+    """gunicorn's form of an address: ``host:port``, ``[::1]:port``."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def check_port(host: str, port: int) -> None:
+    """Bind and release the address once, so a busy port gets one clear sentence and exit 1
+    (gunicorn on its own retries for five seconds and logs in its own words)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except (OSError, OverflowError) as err:
+        reason = (err.strerror if isinstance(err, OSError) else None) or err
         print(
-            _(
-                "Cannot listen on %(host)s:%(port)s: %(err)s",
-                host=host,
-                port=port,
-                err=err.strerror or err,
-            ),
+            _("Cannot listen on %(host)s:%(port)s: %(err)s", host=host, port=port, err=reason),
             file=sys.stderr,
         )
         raise SystemExit(1) from None
+
+
+def serve_app(
+    app: Callable[..., Any],
+    host: str,
+    port: int,
+    *,
+    ready: Callable[[], None] | None = None,
+    after_fork: Callable[[], None] | None = None,
+) -> None:
+    """Serve the WSGI ``app`` with gunicorn until interrupted (Ctrl+C stops it gracefully)."""
+    from gunicorn.app.base import BaseApplication
+
+    options: dict[str, Any] = {
+        "bind": [bind_address(host, port)],
+        "workers": workers(),
+        "worker_class": "gthread",
+        "threads": THREADS,
+        "worker_connections": CONNECTIONS,
+        "backlog": BACKLOG,
+        "keepalive": 5,
+        "timeout": 60,
+        "graceful_timeout": 10,
+        "preload_app": True,
+        "accesslog": None,  # paths hold link tokens: no access log
+        "errorlog": "-",
+        "loglevel": "warning",
+        "proc_name": "companion",
+        "when_ready": lambda _server: ready() if ready else None,
+        "post_fork": lambda _server, _worker: after_fork() if after_fork else None,
+        "worker_exit": lambda _server, _worker: renderer.shutdown(),
+    }
+
+    class Gunicorn(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for key, value in options.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Callable[..., Any]:
+            return app
+
+    check_port(host, port)
+    Gunicorn().run()
+
+
+def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
+    """Migrate the database, say where to open the app, and serve it until interrupted."""
+    app: Flask = create_app()  # creates the instance folder and runs the migrations, once
+    engine = app.extensions["companion_db"]
+    engine.dispose()  # no connection of the arbiter's may be shared with a worker
+
+    def ready() -> None:
+        with app.app_context():
+            for line in addresses(host, port):
+                print(line, flush=True)
+            print(_("Data: %(db)s. Stop with Ctrl+C.", db=engine.url), flush=True)
+
+    def after_fork() -> None:
+        engine.dispose(close=False)  # a fresh pool in every worker
+
+    serve_app(app, host, port, ready=ready, after_fork=after_fork)

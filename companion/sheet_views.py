@@ -1,4 +1,8 @@
-"""Score sheets over the web: a match's filled sheet from either link, and blank sheets."""
+"""Score sheets over the web: a match's filled sheet from either link, and blank sheets.
+
+Sheets are made by companion/renderer.py: outside the request threads, at most a few at a
+time, and kept per match revision, language and paper so a second download costs nothing.
+"""
 
 from __future__ import annotations
 
@@ -6,26 +10,26 @@ import io
 import re
 import unicodedata
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, request, send_file, url_for
+from flask import Blueprint, Response, abort, current_app, request, send_file, url_for
 from flask_babel import gettext as _
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.routing import BuildError
 
 from companion import store
 from companion.db import get_session
-from companion.i18n import translator
+from companion.i18n import select_locale, translator
 from companion.models import Match
+from companion.renderer import SheetRefused, SheetsBusy, renderer
 from companion.rules import EntryError, Translator, games, get_game
-from companion.sheets import (
-    MAX_BLANK_GAMES,
-    PAPERS,
-    blank_sheet,
-    default_players,
-    match_sheet,
-)
+from companion.sheets import MAX_BLANK_GAMES, PAPERS, default_players
 
 bp = Blueprint("sheets", __name__)
+
+#: Where made sheets are kept, in the instance folder.
+SHEETS = "sheets"
 
 WHOLE = re.compile(r"[0-9]{1,9}")
 
@@ -72,23 +76,50 @@ def _history(match: Match, tr: Translator) -> list[dict[str, Any]]:
     return [{"when": e["when"], "what": store.describe(e, tr)} for e in store.history(match)]
 
 
+def _made(key: str, kind: str, arguments: dict[str, Any]) -> bytes:
+    """The sheet under ``key``, made outside this thread once (companion/renderer.py)."""
+    try:
+        return _render(key, kind, arguments)
+    except SheetsBusy:
+        raise ServiceUnavailable(
+            _("Many score sheets are being made right now. Try again in a moment."),
+            retry_after=5,
+        ) from None
+
+
+def _render(key: str, kind: str, arguments: dict[str, Any]) -> bytes:
+    return renderer.sheet(
+        Path(current_app.instance_path) / SHEETS,
+        key,
+        kind,
+        select_locale(),
+        arguments,
+        renderers=int(current_app.config.get("SHEET_RENDERERS", 1)),
+    )
+
+
 def _sheet(match: Match | None) -> Response:
     if match is None:
         abort(404)
     paper = _paper()
-    tr = translator()
+    lang = select_locale()
     created = match.created if isinstance(match.created, datetime) else None
-    pdf = match_sheet(
-        store.as_document(match),
-        result=store.result(match),  # with the dealers as played, kept by the store
-        paper=paper,
-        title=match.title,
-        created=created,
-        history=_history(match, tr),
-        readonly_url=_view_url(match),
-        tr=tr,
-        rules_url=_rules_url(),
-    )
+    readonly_url = _view_url(match)
+    # Everything the sheet shows is fixed by the match's revision, the language, the paper
+    # and the address in its QR code: made once, then read from the instance folder.
+    rules_url = _rules_url()
+    key = f"match|{match.view_token}|{match.revision}|{lang}|{paper}|{readonly_url}|{rules_url}"
+    arguments = {
+        "doc": store.as_document(match),
+        "result": store.result(match),  # with the dealers as played, kept by the store
+        "paper": paper,
+        "title": match.title,
+        "created": created,
+        "history": _history(match, translator()),
+        "readonly_url": readonly_url,
+        "rules_url": rules_url,
+    }
+    pdf = _made(key, "match", arguments)
     stem = _slug(match.title or "") or match.game
     day = created.strftime("%Y-%m-%d") if created else "match"
     return _pdf(pdf, f"{stem}-{day}-sheet.pdf")
@@ -154,10 +185,18 @@ def blank() -> Response:
         players = [n.strip() for n in raw_names.split(",")]
         if count is not None and count != len(players):
             abort(400, description=_("players and names do not agree."))
-    tr = translator()
+    rules_url = _rules_url()
+    key = f"blank|{game.id}|{players!r}|{rounds}|{paper}|{select_locale()}|{rules_url}"
+    arguments = {
+        "players": players,
+        "games": rounds,
+        "paper": paper,
+        "game": game.id,
+        "rules_url": rules_url,
+    }
     try:
-        pdf = blank_sheet(players, rounds, paper=paper, game=game.id, tr=tr, rules_url=_rules_url())
-    except EntryError as err:
-        abort(400, description=err.first.message(tr))
+        pdf = _made(key, "blank", arguments)
+    except SheetRefused as err:
+        abort(400, description=err.message)
     size = len(players) if isinstance(players, list) else players
     return _pdf(pdf, f"{game.id}-blank-{size}-players.pdf")

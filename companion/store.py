@@ -2,7 +2,8 @@
 
 Every write is checked by the rules core first (``match_document`` on the match as it would
 be after the write); an ``EntryError`` leaves the database as it was. Scores are never
-stored: ``result`` scores the stored round documents on every read.
+stored in the database: ``result`` scores the stored round documents once per revision and
+keeps the result in a per-process cache keyed by match and revision (companion/cache.py).
 
 Revisions. ``Match.revision`` is 1 when the match is created and grows by one with every
 change. A write claims the next revision with one compare-and-set
@@ -40,11 +41,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from sqlalchemy import Table, func, update
+from sqlalchemy import Engine, Table, func, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
+from companion import cache
 from companion.models import (
     KEY_LENGTH,
     TITLE_LENGTH,
@@ -336,7 +338,26 @@ def next_dealer(match: Match) -> str:
 
 
 def result(match: Match) -> dict[str, Any]:
-    """The contract's match result, scored now by the rules core, with the stored dealers."""
+    """The contract's match result with the stored dealers: scored by the rules core once per
+    revision of the match (companion/cache.py), a fresh copy on every call."""
+    key = cache.result_key(match.id, match.view_token, match.revision)
+    return cache.result(key, lambda: _score(match))
+
+
+#: The read-only page's one query on a cache hit, written once (no ORM: it is the hot path).
+VIEW_REVISION = text("SELECT id, revision FROM match WHERE view_token = :token")
+
+
+def view_revision(engine: Engine, token: str) -> tuple[int, int] | None:
+    """The id and revision of the match with this read-only token (one small query), or None."""
+    if not _token(token):
+        return None
+    with engine.connect() as connection:
+        row = connection.execute(VIEW_REVISION, {"token": token}).first()
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
+def _score(match: Match) -> dict[str, Any]:
     out = match_document(as_document(match))
     seats = list(match.players)
     for line, stored in zip(out["rounds"], match.rounds, strict=True):

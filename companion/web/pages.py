@@ -14,6 +14,7 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -22,14 +23,13 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion import store
-from companion.db import get_session
+from companion import cache, store
+from companion.db import get_engine, get_session
 from companion.forms import WHOLE, ConfirmForm, MatchForm
-from companion.i18n import translator
+from companion.i18n import select_locale, translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
 from companion.web.common import (
@@ -229,19 +229,34 @@ def view(view: str) -> Response:
 
     It follows the match live: live.js asks again every second or two with the page's ETag
     (the match's revision and the page's language), and the answer is a bare 304 until the
-    match changes. The revision is read from the database, so any number of server processes
-    answer alike.
+    match changes. The revision is read from the database in one small query, so any number
+    of server processes answer alike. A changed page is rendered once per revision, language
+    and address and then served from a per-process cache (companion/cache.py): it holds no
+    form, no token and nothing else that changes between two readers. A pending flash
+    message is shown, and not cached.
     """
-    match = by_view(view)
-    tag = f"{match.revision}-{get_locale()}"
+    found = store.view_revision(get_engine(), view)
+    if found is None:
+        abort(404, description=_("There is no match at this link."))
+    tag = f"{found[1]}-{select_locale()}"
     if request.if_none_match.contains(tag):
         unchanged = Response(status=304)
         unchanged.set_etag(tag)
         return unchanged
-    page = make_response(_board(match, editable=False, live_tag=tag))
-    page.set_etag(tag)
-    page.headers["Cache-Control"] = "no-cache"
-    return page
+    has_session = current_app.config["SESSION_COOKIE_NAME"] in request.cookies
+    flashed = has_session and "_flashes" in session  # shown once: never cached
+    key = (view, found[1], select_locale(), request.url)
+    page = None if flashed else cache.pages.get(key)
+    if page is None:
+        match = by_view(view)
+        tag = f"{match.revision}-{select_locale()}"
+        page = _board(match, editable=False, live_tag=tag)
+        if match.revision == found[1] and not flashed:
+            cache.pages.put(key, page)
+    answer = make_response(page)
+    answer.set_etag(tag)
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
 
 
 def _board(match: Match, *, editable: bool, **extra: Any) -> str:

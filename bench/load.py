@@ -1,0 +1,130 @@
+"""Load benchmark of issue 9: the read-only scoreboard against a bare Flask "hello".
+
+Starts ``companion serve`` (the real server: gunicorn, one worker per core) on SQLite in a
+temporary folder holding a 6-player, 12-round Rummy 17 match, and a bare Flask app that
+answers "hello", served the same way. Then, with Locust headless:
+
+1. Throughput side by side: ``--users`` clients without pause on "hello", then on the
+   scoreboard, alternately (``--rounds`` times each, so a change in the machine's load
+   falls on both); prints both requests/s and the ratio (goal: at least 0.5).
+2. A club night: ``--clients`` (200) phones reloading the scoreboard about once a second
+   for ``--seconds`` (60); prints requests, errors (goal 0) and the 99th percentile (goal
+   under 500 ms).
+
+``--server waitress`` serves both with waitress in one process instead (the comparison that
+chose gunicorn, bench/README.md). ``--quick``: short phases, for a first look. Not a test:
+run it on a machine that is otherwise idle, as the figures move with the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from common import ROOT, Server, make_matches
+
+LOCUSTFILE = ROOT / "bench" / "locustfile.py"
+LOCUST = Path(sys.executable).with_name("locust")
+
+
+def phase(url: str, path: str, users: int, seconds: int, *, paced: bool) -> dict[str, Any]:
+    """Run Locust headless against ``url + path``; its aggregated figures."""
+    with tempfile.TemporaryDirectory() as folder:
+        prefix = str(Path(folder) / "stats")
+        env = {**os.environ, "BENCH_PATH": path}
+        if paced:
+            env["BENCH_WAIT"] = "1"
+        command = [
+            str(LOCUST),
+            "-f",
+            str(LOCUSTFILE),
+            "--headless",
+            "--only-summary",
+            "--loglevel",
+            "ERROR",
+            "-u",
+            str(users),
+            "-r",
+            str(max(1, users // 2)),
+            "-t",
+            f"{seconds}s",
+            "--host",
+            url,
+            "--csv",
+            prefix,
+        ]
+        subprocess.run(
+            command, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        with open(prefix + "_stats.csv", encoding="utf-8") as stats:
+            row = next(r for r in csv.DictReader(stats) if r["Name"] == "Aggregated")
+    return {
+        "requests": int(row["Request Count"]),
+        "failures": int(row["Failure Count"]),
+        "rps": float(row["Requests/s"]),
+        "p50": float(row["50%"] or 0),
+        "p99": float(row["99%"] or 0),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn")
+    parser.add_argument("--users", type=int, default=32, help="clients in the throughput phase")
+    parser.add_argument("--phase", type=int, default=15, help="seconds per throughput phase")
+    parser.add_argument("--rounds", type=int, default=2, help="hello/scoreboard alternations")
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--seconds", type=int, default=60, help="length of the club night")
+    parser.add_argument("--quick", action="store_true", help="5 s phases, 15 s club night")
+    args = parser.parse_args()
+    if args.quick:
+        args.phase, args.rounds, args.seconds = 5, 1, 15
+
+    with tempfile.TemporaryDirectory() as folder:
+        instance = Path(folder) / "instance"
+        ((_edit, view),) = make_matches(instance, 1, players=6, games=12)
+        board = f"/v/{view}"
+        with (
+            Server("hello", args.server, instance) as hello,
+            Server("companion", args.server, instance) as companion,
+        ):
+            with urllib.request.urlopen(companion.url + board) as answer:  # warm up
+                size = len(answer.read())
+            print(f"server: {args.server}; scoreboard 6 × 12 Rummy 17, {size} bytes")
+            hellos, boards = [], []
+            for _ in range(args.rounds):
+                hellos.append(phase(hello.url, "/", args.users, args.phase, paced=False))
+                boards.append(phase(companion.url, board, args.users, args.phase, paced=False))
+            hello_rps = sum(p["rps"] for p in hellos) / len(hellos)
+            board_rps = sum(p["rps"] for p in boards) / len(boards)
+            failures = sum(p["failures"] for p in hellos + boards)
+            print(
+                f"throughput, {args.users} clients without pause, "
+                f"{args.rounds} × {args.phase} s each:"
+            )
+            print(f"  hello       {hello_rps:8.0f} requests/s")
+            print(f"  scoreboard  {board_rps:8.0f} requests/s")
+            print(f"  ratio       {board_rps / hello_rps:8.2f}   (goal >= 0.5; errors: {failures})")
+            night = phase(companion.url, board, args.clients, args.seconds, paced=True)
+            print(
+                f"club night, {args.clients} clients reloading the scoreboard about once a "
+                f"second for {args.seconds} s:"
+            )
+            print(
+                f"  {night['requests']} requests ({night['rps']:.0f}/s of about "
+                f"{args.clients}/s asked for), "
+                f"errors {night['failures']} (goal 0), p50 {night['p50']:.0f} ms, "
+                f"p99 {night['p99']:.0f} ms (goal < 500 ms)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

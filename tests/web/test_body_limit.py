@@ -1,0 +1,106 @@
+"""A body over the limit is refused before it is read, by the real ``companion serve``.
+
+gunicorn hands the body to the app unread, and Flask's MAX_CONTENT_LENGTH (1 MiB) refuses a
+request on its Content-Length alone: a client announcing 10 GB and sending a few bytes gets
+its 413 at once (the server never waits for the rest). A chunked body, which announces no
+length, is counted as it arrives and refused when it passes the limit. Raw sockets, so the
+test sends exactly what an attacker would; no timing is asserted (a server that waited for
+the announced body would make the read time out and the test fail).
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from live_server import Server, serving
+
+HUGE = 10 * 1024**3
+LIMIT = 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    instance: Path = tmp_path_factory.mktemp("body") / "instance"
+    with serving({"COMPANION_INSTANCE_PATH": str(instance), "COMPANION_WORKERS": "1"}) as live:
+        yield live
+
+
+def exchange(server: Server, head: str, body_parts: list[bytes]) -> tuple[int, bytes]:
+    """Send a request head and body parts; the status and whatever came back."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        conn.sendall(head.encode("latin-1"))
+        try:
+            for part in body_parts:
+                conn.sendall(part)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused and closed before everything was sent: the point of the test
+        answer = b""
+        try:
+            while b"\r\n\r\n" not in answer or len(answer) < 12:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        except ConnectionResetError:
+            pass
+    status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/") else 0
+    return status, answer
+
+
+def head(path: str, content_type: str, length: str | None) -> str:
+    lines = [
+        f"POST {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        f"Content-Type: {content_type}",
+        f"Content-Length: {length}" if length is not None else "Transfer-Encoding: chunked",
+        "",
+        "",
+    ]
+    return "\r\n".join(lines)
+
+
+def test_a_huge_content_length_with_a_small_body_is_refused_without_waiting(server):
+    status, answer = exchange(
+        server, head("/api/v1/matches", "application/json", str(HUGE)), [b"{}"]
+    )
+    assert status == 413
+    assert b'"status":413' in answer.replace(b" ", b"") or b"413" in answer
+
+
+def test_a_form_post_announcing_too_much_gets_the_friendly_413(server):
+    status, _answer = exchange(
+        server,
+        head("/start/rummy17", "application/x-www-form-urlencoded", str(HUGE)),
+        [b"names-0=Anna"],
+    )
+    assert status == 413
+
+
+def test_a_chunked_body_over_the_limit_is_refused(server):
+    piece = b"x" * 65536
+    chunk = f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    parts = [b'{"game": "'] + [chunk] * (2 * LIMIT // len(piece) + 2) + [b"0\r\n\r\n"]
+    # The first chunk carries the start of the JSON; the rest are all x's.
+    parts[0] = f"{len(parts[0]):x}\r\n".encode() + parts[0] + b"\r\n"
+    status, _answer = exchange(server, head("/api/v1/matches", "application/json", None), parts)
+    assert status == 413
+
+
+def test_a_body_under_the_limit_is_still_read(server):
+    body = b'{"game": "rummikub", "players": ["Anna", "B\\u00e9la"], "first_dealer": "Anna"}'
+    status, answer = exchange(
+        server, head("/api/v1/matches", "application/json", str(len(body))), [body]
+    )
+    assert status == 201, answer[:300]
+
+
+def test_a_chunked_body_under_the_limit_is_read_whole(server):
+    body = b'{"game": "rummikub", "players": ["Anna", "Cili"], "first_dealer": "Cili"}'
+    parts = [f"{len(p):x}\r\n".encode() + p + b"\r\n" for p in (body[:20], body[20:])]
+    status, answer = exchange(
+        server, head("/api/v1/matches", "application/json", None), [*parts, b"0\r\n\r\n"]
+    )
+    assert status == 201, answer[:300]
