@@ -25,6 +25,10 @@ register(
         ),
         "unknown-option": N_("unknown option {key!r}: {game_name} has no house-rule switches"),
         "options-not-object": N_("options must be a JSON object of house-rule switches"),
+        "rescue-not-in-game": N_(
+            "{game_name} has no table rescue: its melds stay in front of the player who "
+            "laid them (R17-9)"
+        ),
     }
 )
 
@@ -113,6 +117,13 @@ class Game:
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
         """The contract's ``check`` verdict on one meld; ``EntryError`` for an unreadable card."""
         raise NotImplementedError
+
+    #: Whether the table is shared and can be put back by ``rescue`` (RK-11, RK-9, MR-5).
+    rescues: ClassVar[bool] = False
+
+    def rescue(self, cards: Sequence[object]) -> dict[str, Any]:
+        """The contract's ``rescue``: the cards on the table laid out in legal melds."""
+        raise EntryError("rescue-not-in-game", field="game", game_name=self.name)
 
     # --- rounds ---------------------------------------------------------------------------
 
