@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rescue_tables import cards_of, full_table, impossible_table, legal_table
 
-from companion.rules import Card, EntryError, get_game
+from companion.rules import DECKS, Card, EntryError, get_game
 
 TILE_GAMES = ["rummikub", "rummy-o", "manipulation"]
 
@@ -196,3 +197,42 @@ def test_r17_9_rummy_17_has_no_table_rescue():
 
 def test_an_empty_table_is_already_in_order():
     assert get_game("rummikub").rescue([]) == {"solved": True, "melds": []}
+
+
+def most_placed(game: str, cards: list[str]) -> int:
+    """By brute force: the most cards of ``cards`` that legal melds can hold."""
+    check = get_game(game).check_meld
+    best = 0
+
+    def search(left: list[str], placed: int) -> None:
+        nonlocal best
+        best = max(best, placed)
+        if not left or placed + len(left) <= best:
+            return
+        first, rest = left[0], left[1:]
+        search(rest, placed)  # the first card stays out
+        for size in range(2, len(rest) + 1):
+            for others in itertools.combinations(range(len(rest)), size):
+                meld = [first, *(rest[i] for i in others)]
+                if check(meld)["valid"]:
+                    search([c for i, c in enumerate(rest) if i not in others], placed + len(meld))
+
+    search(cards, 0)
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    game=st.sampled_from(TILE_GAMES),
+    picks=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4)), min_size=3, max_size=8),
+    jokers=st.integers(0, 2),
+)
+def test_rk11_no_arrangement_places_more_cards_than_the_rescue(game, picks, jokers):
+    deck = DECKS[game]
+    values = [1, 2, 3, 12, 13]  # the ends, where 13-1 and the ace matter
+    cards = [Card(deck.colours[c], values[v], game).text for c, v in picks]
+    cards = [c for c in cards if cards.count(c) <= 2] + ["*"] * jokers
+    answer = get_game(game).rescue(cards)
+    assert len(laid(answer)) == most_placed(game, cards)
+    assert bare(laid(answer)) + bare(answer.get("unplaceable", [])) == bare(cards)
+    assert_legal(game, answer)
