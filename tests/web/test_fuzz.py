@@ -205,6 +205,7 @@ CHECK = [{"game": g, "cards": ["R3", "R4", "R5"]} for g in GAME_IDS]
         ("/api/v1/score", ROUNDS),
         ("/api/v1/match", [MATCH_DOC]),
         ("/api/v1/check", CHECK),
+        ("/api/v1/rescue", CHECK),
         ("/api/v1/matches", CREATE),
     ],
 )
@@ -336,6 +337,8 @@ def test_queries_paths_and_cookies(client, edits):
             [
                 "/check?game=rummikub&cards={}",
                 "/check?game={}&cards=R3",
+                "/rescue?game=rummy-o&cards={}",
+                "/rescue?game={}&cards=R3",
                 "/sheets/blank.pdf?players={}&games=0",
                 "/sheets/blank.pdf?games={}&players=9",
                 "/sheets/blank.pdf?paper={}&players=0",

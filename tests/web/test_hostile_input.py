@@ -54,7 +54,13 @@ def test_deeply_nested_json_is_refused(client, depth):
     ],
 )
 def test_json_nobody_can_store_is_refused_at_the_edge(client, edit, body):
-    for path in ("/api/v1/score", "/api/v1/match", "/api/v1/check", "/api/v1/matches"):
+    for path in (
+        "/api/v1/score",
+        "/api/v1/match",
+        "/api/v1/check",
+        "/api/v1/rescue",
+        "/api/v1/matches",
+    ):
         api_error(client.post(path, data=body, content_type="application/json"))
     api_error(client.post(f"/api/v1/matches/{edit}/games", data=body))
 
