@@ -175,10 +175,12 @@ def _solve(usable: Sequence[Variant], have: Counter[Card], free: int) -> list[in
     solver.parameters.num_workers = 1  # the same answer every time, and fair to a shared CPU
     solver.parameters.random_seed = 0
     solver.parameters.max_time_in_seconds = TIME_LIMIT
-    # Measured (bench/rescue_bench.py): on this small model presolve and probing cost far
-    # more than the search they save.
+    # Measured (bench/rescue_bench.py): on this small model presolve, probing and symmetry
+    # detection cost far more than the search they save; the fuller LP bound pays off.
     solver.parameters.cp_model_presolve = False
     solver.parameters.cp_model_probing_level = 0
+    solver.parameters.symmetry_level = 0
+    solver.parameters.linearization_level = 2
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return [0] * len(usable)  # the time ran out: nothing is claimed
