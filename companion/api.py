@@ -204,6 +204,20 @@ def check() -> tuple[Response, int]:
     return _answer(_check)
 
 
+def _rescue(body: Any) -> dict[str, Any]:
+    body = _fields(body, ("game", "cards"), '{"game": ..., "cards": [...]}')
+    cards = body.get("cards")
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise EntryError("cards-not-list", field="cards")
+    return get_game(body.get("game")).rescue(cards)
+
+
+@bp.post("/api/v1/rescue")
+def rescue() -> tuple[Response, int]:
+    """Put the table back (contract ``rescue``; 200 either way, ``solved`` says which)."""
+    return _answer(_rescue)
+
+
 # --- games --------------------------------------------------------------------------------
 
 

@@ -24,6 +24,7 @@ from companion.rules import (
     check_redeal,
     check_turn,
     games,
+    get_game,
     knock_document,
     localize,
     match_document,
@@ -215,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4")
     _referee(command, ids)
+    p = command("rescue", "put the table back: lay these cards out in legal melds", _rescue)
+    p.add_argument("--game", choices=ids, required=True, help=f"one of {', '.join(ids)}")
+    p.add_argument("cards", nargs="+", metavar="CARD")
     p = command("serve", "run the web app (SQLite in the instance folder)", _serve)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
@@ -265,6 +269,15 @@ def _referee(command: Callable[..., Any], ids: list[str]) -> None:
 
 
 _score = _document_command(score_document)
+
+
+def _rescue(args: argparse.Namespace) -> int:
+    """RK-11: exit 0 when every card is placed, 1 when some cannot be (named)."""
+    answer = get_game(args.game).rescue(args.cards)
+    _emit(answer)
+    return EXIT_OK if answer["solved"] else EXIT_ILLEGAL
+
+
 _match = _document_command(match_document)
 
 

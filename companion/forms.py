@@ -370,3 +370,17 @@ class BlankForm(FlaskForm):  # type: ignore[misc]
     def name_list(self) -> list[str]:
         """The names typed, split at commas."""
         return [n.strip() for n in (self.names.data or "").split(",") if n.strip()]
+
+
+class RescueForm(CheckForm):
+    """Put the table back (RK-11): the cards on the table, for the games whose table is shared."""
+
+    cards = StringField(_l("The tiles on the table"), validators=[Length(max=800)])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        shared = [g for g in games() if g.rescues]
+        self.game.choices = [SelectChoice(g.id, _l(g.name)) for g in shared]
+        self.game_ids = [g.id for g in shared]
+        if self.game.data not in self.game_ids and not self.game.raw_data:
+            self.game.data = self.game_ids[0]

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
-from companion.forms import BlankForm, CheckForm
+from companion.forms import BlankForm, CheckForm, RescueForm
 from companion.i18n import translator
 from companion.rules import EntryError, check_meld, check_names, games, get_game, localize
 from companion.web.common import descriptor, example_run, sentence
@@ -37,6 +37,30 @@ def check() -> str:
         verdict=verdict,
         error=error,
         decks=decks,
+        chosen=chosen,
+        example=example_run(chosen),
+    )
+
+
+@bp.get("/rescue")
+def rescue() -> str:
+    """Put the table back (RK-11): the solver's melds, or the tiles that have no place."""
+    form = RescueForm(request.args)
+    answer: dict[str, Any] | None = None
+    error: str | None = None
+    if form.cards.data and form.validate():
+        try:
+            answer = get_game(form.game.data).rescue(form.tokens())
+        except EntryError as err:
+            error = sentence(err.problems[0].message(translator()))
+    chosen = descriptor(
+        get_game(form.game.data if form.game.data in form.game_ids else form.game_ids[0])
+    )
+    return render_template(
+        "rescue.html",
+        form=form,
+        answer=answer,
+        error=error,
         chosen=chosen,
         example=example_run(chosen),
     )

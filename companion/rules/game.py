@@ -29,6 +29,10 @@ register(
         "turn-not-object": N_("a turn must be a JSON object"),
         "turn-unknown-field": N_("the turn has an unknown field {key!r}; the fields are {fields}"),
         "redeal-none": N_("{game_name} has no redeal"),
+        "rescue-not-in-game": N_(
+            "{game_name} has no table rescue: its melds stay in front of the player who "
+            "laid them (R17-9)"
+        ),
     }
 )
 
@@ -151,6 +155,13 @@ class Game:
     def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
         """May a player with these first tiles ask for a reshuffle? (RK-3)"""
         raise EntryError("redeal-none", game_name=self.name)
+
+    #: Whether the table is shared and can be put back by ``rescue`` (RK-11, RK-9, MR-5).
+    rescues: ClassVar[bool] = False
+
+    def rescue(self, cards: Sequence[object]) -> dict[str, Any]:
+        """The contract's ``rescue``: the cards on the table laid out in legal melds."""
+        raise EntryError("rescue-not-in-game", field="game", game_name=self.name)
 
     # --- rounds ---------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from .game import (
 )
 from .holdings import Holding, Limits, named_player, read_holdings
 from .messages import N_, register
+from .rescue import read_table, rescue
 from .tile_melds import check_tiles
 from .turns import TurnRules, check_tile_turn
 
@@ -62,6 +63,13 @@ class LeftoverGame(Game):
 
     def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return check_tile_turn(self, self.turn_rules, doc)
+
+    rescues = True
+
+    def rescue(self, cards: Sequence[object]) -> dict[str, Any]:
+        limits = self.limits({})  # DK-4, DO-6, DM-8: two of each card, two jokers
+        table = read_table(self.id, cards, limits.copies, limits.jokers, limits.rule)
+        return rescue(self.id, table).to_json()
 
     def read_leftovers(
         self, doc: object, names: Sequence[str] | None

@@ -246,6 +246,7 @@ REDEAL = [
         ("/api/v1/turn", TURN),
         ("/api/v1/knock", KNOCK),
         ("/api/v1/redeal", REDEAL),
+        ("/api/v1/rescue", CHECK),
         ("/api/v1/matches", CREATE),
     ],
 )
@@ -377,6 +378,8 @@ def test_queries_paths_and_cookies(client, edits):
             [
                 "/check?game=rummikub&cards={}",
                 "/check?game={}&cards=R3",
+                "/rescue?game=rummy-o&cards={}",
+                "/rescue?game={}&cards=R3",
                 "/sheets/blank.pdf?players={}&games=0",
                 "/sheets/blank.pdf?games={}&players=9",
                 "/sheets/blank.pdf?paper={}&players=0",

@@ -61,6 +61,7 @@ def test_json_nobody_can_store_is_refused_at_the_edge(client, edit, body):
         "/api/v1/turn",
         "/api/v1/knock",
         "/api/v1/redeal",
+        "/api/v1/rescue",
         "/api/v1/matches",
     ):
         api_error(client.post(path, data=body, content_type="application/json"))

@@ -1,0 +1,30 @@
+"""The "Put the table back" page on a phone (RK-11): from the referee page to the melds."""
+
+from __future__ import annotations
+
+import pytest
+from phone import follow, scroll_width, shot
+
+
+@pytest.mark.parametrize("page", ["light", "dark"], indirect=True)
+def test_rk11_a_messy_table_is_put_back_on_the_phone(server, page):
+    page.goto(server.url + "/check")
+    follow(page, "#rescue-link")
+    page.select_option("select[name=game]", "rummikub")
+    full = " ".join(f"{c}{v}" for c in "KRBO" for v in range(1, 14))
+    page.fill("input[name=cards]", f"{full} {full} * * ")
+    follow(page, "#rescue button[type=submit]")
+    melds = page.locator("#melds li")
+    assert melds.count() >= 8
+    laid = page.locator("#melds .card").all_inner_texts()
+    assert len(laid) == 106
+    assert sum(t.startswith("*") for t in laid) == 2
+    assert page.locator("#unplaceable").count() == 0
+    assert scroll_width(page) <= 390
+    dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    shot(page, "rescue-solved-" + ("dark" if dark else "light"))
+    page.fill("input[name=cards]", "R5 R6 R7 K9 B9 O9 K1")
+    follow(page, "#rescue button[type=submit]")
+    assert page.locator("#unplaceable .card").all_inner_texts() == ["K1"]
+    assert scroll_width(page) <= 390
+    shot(page, "rescue-left-over-" + ("dark" if dark else "light"))
