@@ -105,10 +105,13 @@ def _csv(match: Match) -> Response:
     writer = csv.writer(out, lineterminator="\r\n")
     header = [_("Round"), _("Starts") if starter else _("Dealer")]
     for name in players:
-        header += [name, _("%(name)s (total)", name=name)]
+        header += [text_cell(name), text_cell(_("%(name)s (total)", name=name))]
     writer.writerow(header)
     for line in result["rounds"]:
-        row: list[object] = [line["number"], line["starts"] if starter else line["dealer"]]
+        row: list[object] = [
+            line["number"],
+            text_cell(line["starts"] if starter else line["dealer"]),
+        ]
         for name in players:
             row += [line["scores"][name], line["totals"][name]]
         writer.writerow(row)
@@ -128,6 +131,11 @@ def _csv(match: Match) -> Response:
     )
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def text_cell(text: str) -> str:
+    """A name as a spreadsheet cell: one a spreadsheet would run as a formula is quoted."""
+    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
 
 
 def file_name(title: str) -> str:

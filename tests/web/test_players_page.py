@@ -189,6 +189,39 @@ def test_RK_2_where_nobody_deals_the_csv_says_who_started(client: FlaskClient, a
     assert "Rummikub.csv" in disposition  # no title: the game's name
 
 
+def test_MR_16_the_csv_ends_with_the_end_bonuses_and_the_final_totals(
+    client: FlaskClient, app: Flask
+) -> None:
+    names = ["Zsófi", "Márk", "Lili"]
+    edit = start(client, "manipulation", names)
+    big = {
+        "game": "manipulation",
+        "knocked": None,
+        "went_out": "Lili",
+        "players": [
+            {"name": "Zsófi", "hand": {"points": 60}},
+            {"name": "Márk", "hand": {"points": 50}},
+            {"name": "Lili", "hand": []},
+        ],
+    }
+    play(app, edit, [big, big])
+    result = result_of(app, edit)
+    assert result["finished"] and "end_bonus" in result
+    rows = read_csv(client.get(f"/m/{edit}/export.csv").get_data())
+    assert len(rows) == 2 + len(result["rounds"])
+    assert rows[-1][0] == "End bonus"
+    assert rows[-1][2::2] == [str(result["end_bonus"][n]) for n in names]
+    assert rows[-1][3::2] == [str(result["totals"][n]) for n in names]
+
+
+def test_a_name_a_spreadsheet_would_run_is_written_as_text(client: FlaskClient, app: Flask) -> None:
+    edit = start(client, "rummikub", ["=1+1", "@Béla"])
+    play(app, edit, [tiles("=1+1", {"=1+1": 0, "@Béla": 7})])
+    rows = read_csv(client.get(f"/m/{edit}/export.csv").get_data())
+    assert rows[0][2] == "'=1+1" and rows[0][4] == "'@Béla"
+    assert rows[1][2:] == ["7", "7", "-7", "-7"]  # numbers stay numbers
+
+
 def test_csv_of_an_unknown_match_is_404(client: FlaskClient) -> None:
     assert client.get("/m/nothing-here/export.csv").status_code == 404
     assert client.get("/v/nothing-here/export.csv").status_code == 404
