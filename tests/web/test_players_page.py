@@ -114,6 +114,9 @@ def test_R17_17_the_players_figures_are_the_rules_cores(client: FlaskClient, app
     tiles_part = text.split('data-game="rummikub"', 1)[1].split("</section>", 1)[0]
     assert 'data-figure="round-wins">1<' in tiles_part  # RK-22: ZSÓFI went out
     assert 'data-player="Cili"' in tiles_part
+    raw = client.get("/players").get_data()
+    assert len(raw) <= 60_000  # first load of every page ≤ 60 KB (issue 11)
+    assert b"<script>" not in raw and b"style=" not in raw  # CSP: no inline script or style
 
 
 def test_another_devices_matches_are_not_counted(app: Flask, client: FlaskClient) -> None:
