@@ -1,6 +1,7 @@
 """The web pages, as blueprints: ``pages`` (start a match, the scoreboard, the series),
-``rounds`` (enter, correct, delete and explain one round), ``timer`` (the turn timer) and
-``reference`` (the rules, clause by clause, and the links to them from every page).
+``rounds`` (enter, correct, delete and explain one round), ``timer`` (the turn timer),
+``reference`` (the rules, clause by clause, and the links to them from every page) and
+``players`` (figures across matches, a match as CSV).
 
 Views parse the request, call the store (which calls the rules core), and place an
 ``EntryError``'s problems next to the fields they are about. No score is computed here, and
@@ -15,10 +16,11 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web import pages, referee, reference, rounds, timer
+    from companion.web import pages, players, referee, reference, rounds, timer
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(timer.bp)
     app.register_blueprint(reference.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(players.bp)

@@ -69,6 +69,7 @@ def links(match: Match, editable: bool) -> dict[str, str]:
         "view_url": url_for("pages.view", view=match.view_token, _external=True),
         "board_url": own,
         "pdf_url": own + "/sheet.pdf",
+        "csv_url": own + "/export.csv",
         "json_url": url_for("api.match_json_view", view_token=match.view_token),
     }
     if editable:
