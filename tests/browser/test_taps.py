@@ -116,6 +116,13 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     assert "Y5 Y6 *Y7 Y8" in walker.locator("#walk-melds").inner_text()
     assert page.locator("#players-0-low").input_value() == "2"
     assert page.locator("#players-0-high").input_value() == "0"
+    taps("R", "3", "4")  # two cards are no run: the server says so, in the walker (R17-9)
+    errors = walker.locator("#walk-errors li")
+    errors.filter(has_text="Meld 4:").wait_for()
+    assert "R17-9" in errors.filter(has_text="Meld 4:").inner_text()
+    assert errors.filter(has_text="Meld 2:").count() == 1  # R15 Y15 was ended at two cards
+    walker.get_by_role("button", name="Undo").click()
+    errors.filter(has_text="Meld 4:").wait_for(state="detached")
     walker.get_by_role("button", name="Close").click()
     assert not walker.is_visible()
 
