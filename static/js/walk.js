@@ -220,6 +220,7 @@
     else if (what === "back") go(at - 1);
     else if (what === "close") { commit(); dialog.close(); }
   });
+  dialog.addEventListener("cancel", function () { commit(); });  // Escape keeps a tapped meld
   // The server's answer about a meld arrives later: show it for the player on screen.
   new MutationObserver(function () { if (dialog.open) render(); })
     .observe(form, { childList: true, subtree: true });
