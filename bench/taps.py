@@ -143,8 +143,12 @@ def enter_round(page: Any, doc: dict[str, Any]) -> int:
         quick = ending.get_by_role("button", name=last, exact=True)
         if quick.count():
             count.tap(quick, f"last {last}")
-        else:
-            count.type(ending.get_by_role("textbox", name="Their last card"), last)
+        else:  # Pick, its colour and its value: it adds itself
+            _, colour, value = _parse(last)
+            count.tap(ending.get_by_role("button", name="Pick"), "pick last")
+            picker = page.locator("#picker")
+            count.tap(picker.locator(f".colours [data-c={colour}]"), f"c:{colour}")
+            count.tap(picker.locator(f"[data-v='{value}']"), f"v:{value}")
     typed: list[tuple[int, int, int]] = []  # (player, count, value) beyond the chips
     count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
     walker = page.locator("#walker")
@@ -206,7 +210,8 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
                 count.tap(picker.get_by_role("button", name=tap[2:], exact=True), tap)
             else:
                 count.tap(picker.locator(f"[data-v='{tap[2:]}']"), tap)
-        count.tap(picker.get_by_role("button", name="Add"), "add")
+        if picker.is_visible():  # before issue 11 the last card, too, needed "Add"
+            count.tap(picker.get_by_role("button", name="Add"), "add")
 
     if out is None:
         count.tap(ending.get_by_role("radio", name="The draw pile ran out"), "nobody out")
