@@ -169,6 +169,7 @@
       var v = +b.getAttribute("data-v");
       if (pend && pend.kind === "run") {
         if (pend.arm) { pend.joker = v; pend.arm = false; }
+        else if (pend.first === v && pend.last === null) pend.first = null;  // tapped again: off
         else if (pend.first === null) pend.first = v;
         else pend.last = v;
         // Colour, first and last given (and the joker's value, when ★ was tapped): done.

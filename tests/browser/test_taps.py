@@ -87,7 +87,9 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
             else:
                 walker.locator(f".colours [data-c={key}]").click()
 
-    taps("Y", "5", "*", "7", "8")  # a run with its joker inside: it adds itself
+    taps("Y", "3", "3")  # the first value tapped again is taken back
+    assert walker.locator("#walk-now").inner_text().strip() == ""
+    taps("5", "*", "7", "8")  # a run with its joker inside: it adds itself
     taps("15", "R", "Y")  # a set stays open for more colours …
     assert walker.locator("#walk-now").inner_text() == "R15 Y15"
     walker.get_by_role("button", name="Meld done").click()  # … until it is done
