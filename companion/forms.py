@@ -4,7 +4,7 @@ A form only reads what was typed; every rule check is the rules core's. Nothing 
 a game: the round form is built from the game's descriptor (its holding, counts, endings,
 melds, bonus cards, last card), and its text fields are the source of truth — melds in
 notation, one per line, and what a player holds as cards or as the counts. The card picker
-in static/js/picker.js only writes into them.
+in static/js/picker.js and the walking picker in static/js/walk.js only write into them.
 """
 
 from __future__ import annotations

@@ -6,11 +6,16 @@ import html
 import json
 import os
 import re
+import secrets
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+from sqlalchemy import create_engine, text
 
 DATA = Path(__file__).parent / "data"
 
@@ -57,3 +62,32 @@ def run_companion(*args: str, stdin: str | None = None) -> subprocess.CompletedP
     )
     assert "Traceback" not in proc.stderr + proc.stdout
     return proc
+
+
+# --- PostgreSQL for the tests that use it (tests/web/conftest.py, tests/web/test_crash.py) --
+
+POSTGRES_ENV = "COMPANION_TEST_POSTGRES_URL"
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` with every connection's search_path set to ``schema``."""
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+
+
+@contextmanager
+def postgres_schema(name: str) -> Iterator[str]:
+    """A new PostgreSQL schema named after ``name``, as a URL; dropped afterwards."""
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        unavailable(f"PostgreSQL not configured (set {POSTGRES_ENV})")
+    schema = f"t_{name}_{secrets.token_hex(4)}".lower()[:63]
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield with_search_path(base, schema)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()

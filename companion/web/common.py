@@ -109,6 +109,8 @@ def _words_of(desc: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
     places += [(e, k) for e in desc["endings"] for k in ("question", "nobody")]
     if desc.get("turn_penalty"):
         places.append((desc["turn_penalty"], "text"))
+    if desc.get("last_card_doubles"):
+        places.append((desc["last_card_doubles"], "hint"))
     cards = desc.get("bonus_cards", {}).get("cards", [])
     places += [(card, k) for card in cards for k in ("name", "condition")]
     return places

@@ -109,8 +109,11 @@
         else s.last = v;
       } else if (s.mode === "set") s.value = v;
       else if (s.colour) {
-        if (kind === "last") s.cards = [card(s.colour, v)];
-        else s.cards.push(card(s.colour, v));
+        if (kind === "last") {  // one card only: colour and value, and it is in (issue 11)
+          s.cards = [card(s.colour, v)];
+          return finish();
+        }
+        s.cards.push(card(s.colour, v));
       }
       render();
     });
@@ -136,19 +139,22 @@
       else reset(s.mode);
       return render();
     }
-    if (act === "done") {
-      var picked = built();
-      if (!picked.length) return;
-      if (kind === "melds") {
-        var text = target.value.replace(/\s+$/, "");
-        target.value = (text ? text + "\n" : "") + picked.join(" ");
-      } else if (kind === "hand") {
-        target.value = (target.value.trim() + " " + picked.join(" ")).trim();
-      } else target.value = picked[0];
-      C.fire(target);
-      if (kind === "melds" && C.checkMelds) C.checkMelds(target);
-      C.form.dispatchEvent(new Event("companion:picked"));
-    }
+    if (act === "done") return finish();
     dialog.close();
   });
+  // What was picked goes into the field, and the picker closes.
+  function finish() {
+    var picked = built();
+    if (!picked.length) return;
+    if (kind === "melds") {
+      var text = target.value.replace(/\s+$/, "");
+      target.value = (text ? text + "\n" : "") + picked.join(" ");
+    } else if (kind === "hand") {
+      target.value = (target.value.trim() + " " + picked.join(" ")).trim();
+    } else target.value = picked[0];
+    C.fire(target);
+    if (kind === "melds" && C.checkMelds) C.checkMelds(target);
+    C.form.dispatchEvent(new Event("companion:picked"));
+    dialog.close();
+  }
 })();

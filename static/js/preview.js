@@ -60,7 +60,9 @@
       return r.json().then(function (data) { return { status: r.status, data: data }; });
     });
   }
+  var asked = {};  // the latest check of each field: an older answer arriving late is dropped
   C.checkMelds = function (area) {
+    var turn = asked[area.id] = (asked[area.id] || 0) + 1;
     var box = $("[data-readings='" + area.id + "']");
     var list = $("ul[data-live='" + area.id + "']");
     var lines = area.value.split("\n");
@@ -73,6 +75,7 @@
       var label = C.fill(T.meld, n) + ": ";
       post(form.getAttribute("data-check-url"), { game: C.game.id, cards: C.cards(line) })
         .then(function (answer) {
+          if (asked[area.id] !== turn) return;
           var v = answer.data;
           if (answer.status !== 200) return C.say(area.id, label + v.error.message);
           if (!v.valid) {  // the reason may already cite its clause: never print it twice

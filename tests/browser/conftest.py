@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from phone import PHONE
 from support import unavailable
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -29,7 +30,6 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE = {"width": 390, "height": 844}
 
 
 class QuietHandler(WSGIRequestHandler):

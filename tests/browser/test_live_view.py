@@ -7,8 +7,7 @@ import re
 import time
 from typing import Any
 
-from conftest import PHONE
-from phone import answer, follow, shot, start
+from phone import PHONE, answer, follow, shot, start
 
 NAMES = ["Anna", "Béla", "Cili"]
 

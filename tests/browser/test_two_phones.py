@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import PHONE
-from phone import answer, follow, shot, start
+from phone import PHONE, answer, follow, shot, start
 
 NAMES = ["Anna", "Béla", "Cili"]
 

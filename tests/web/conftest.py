@@ -8,47 +8,17 @@ Both run the real Alembic migrations, as ``companion serve`` does.
 
 from __future__ import annotations
 
-import os
-import secrets
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from sqlalchemy import create_engine, text
-from support import unavailable
+from support import POSTGRES_ENV, postgres_schema, unavailable  # noqa: F401
 
 from companion.app import create_app
 
-POSTGRES_ENV = "COMPANION_TEST_POSTGRES_URL"
 DATABASES = ["sqlite", "postgresql"]
-
-
-def with_search_path(url: str, schema: str) -> str:
-    """``url`` with every connection's search_path set to ``schema``."""
-    joiner = "&" if "?" in url else "?"
-    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
-
-
-@contextmanager
-def postgres_schema(name: str) -> Iterator[str]:
-    """A new PostgreSQL schema named after ``name``, as a URL; dropped afterwards."""
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        unavailable(f"PostgreSQL not configured (set {POSTGRES_ENV})")
-    schema = f"t_{name}_{secrets.token_hex(4)}".lower()[:63]
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield with_search_path(base, schema)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 @pytest.fixture(scope="module")

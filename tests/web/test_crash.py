@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import postgres_schema
 from live_server import Server, free_port
 from samples import PLAYERS, sample_round
+from support import postgres_schema
 
 GAME = "rummikub"
 WRITERS = 4

@@ -282,11 +282,14 @@ def test_the_round_form_is_drawn_from_the_games_descriptor(client: FlaskClient, 
     assert f'name="players-2-{desc["holding"]}"' in page
     assert ('name="players-0-melds"' in page) == desc["melds"]
     assert ('name="last_discard"' in page) == bool(desc.get("last_card"))
-    picker = page.split('id="picker"')[1]
-    assert picker.count("data-c=") == len(desc["cards"]["colours"])
-    assert picker.count("data-v=") == len(desc["cards"]["values"])
-    for value in desc["cards"]["values"]:
-        assert f">{value['text']}</button>" in picker
+    dialogs = ["picker", "walker"] if desc["melds"] else ["picker"]  # walker: issue 11
+    assert ('id="walker"' in page) == desc["melds"]
+    for dialog in dialogs:
+        picker = page.split(f'id="{dialog}"')[1].split("</dialog>")[0]
+        assert picker.count("data-c=") == len(desc["cards"]["colours"])
+        assert picker.count("data-v=") == len(desc["cards"]["values"])
+        for value in desc["cards"]["values"]:
+            assert f">{value['text']}</button>" in picker
     assert "data-game='" in page  # the descriptor the picker reads
 
 

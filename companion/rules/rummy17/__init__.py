@@ -119,6 +119,13 @@ class Rummy17(Game):
     def descriptor(self) -> dict[str, Any]:
         out = super().descriptor()
         out["last_card"] = True  # R17-15a: the card the player going out discarded
+        # R17-15a: the last cards that double the round, offered as one tap each (a 17 of
+        # each colour); any other card is picked or typed.
+        out["last_card_doubles"] = {
+            "cards": [f"{c}{self.deck.high}" for c in self.deck.colours],
+            "hint": N_("A 17 doubles the round: tap it. Any other card: type it or pick it."),
+            "rule": "R17-15a",
+        }
         out["bonus_cards"] = {
             "draw": BONUS_DRAWN,
             "rule": "R17-3",

@@ -1,0 +1,352 @@
+"""Count the taps a practised scorekeeper needs to enter one Rummy 17 round (issue 11 §1).
+
+``python bench/taps.py ROUND.json`` starts the real app on a temporary SQLite file, creates a
+match with the document's players, opens its scoreboard in Chromium at 390×844 and enters the
+round along the fastest path, tapping only what a person sees: "Enter round", the bonus cards,
+who went out, the last card, then the walking picker (melds, then the counts of each hand,
+player by player) and "Save". Every click and every key press counts as one, until the saved
+round shows on the scoreboard. The scores shown there must equal ``companion score`` on the same
+document (the rules core's ``score_document``); the last line printed is ``N taps``, and the
+exit status is 1 when the scores differ. ``--path picker`` counts the older way instead (the
+per-field picker: "+ Run", "+ Set", "Pick" for the hand and the last card, each with "Add");
+``--path picker-counts`` the same with every hand typed as its two counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
+
+from companion.rules import get_game, score_document  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+CHIPS = 13  # the walking picker's count chips run 0–13; more is typed
+
+
+@dataclass
+class Counter:
+    """Every tap and key press on the page, counted."""
+
+    page: Any
+    taps: int = 0
+    log: list[str] = field(default_factory=list)
+
+    def tap(self, locator: Any, what: str) -> None:
+        locator.click()
+        self.taps += 1
+        self.log.append(what)
+
+    def type(self, locator: Any, text: str) -> None:
+        self.tap(locator, f"field for {text}")
+        for key in text:
+            self.page.keyboard.press(key)
+            self.taps += 1
+            self.log.append(f"key {key}")
+
+
+# --- The document read as taps -------------------------------------------------------------
+
+
+def _parse(token: str) -> tuple[bool, str | None, int | None]:
+    """A card in Rummy 17 notation: (joker?, colour, value) — ``R12``, ``*B``, ``*Y7``."""
+    m = re.fullmatch(r"(\*)?([A-Z])?(\d+)?", token.strip().upper())
+    if not m:
+        raise SystemExit(f"{token!r} is not a Rummy 17 card")
+    return bool(m[1]), m[2], int(m[3]) if m[3] else None
+
+
+def _is_set(meld: list[str]) -> bool:
+    values = {_parse(c)[2] for c in meld if not _parse(c)[0]}
+    return len(values) == 1
+
+
+def meld_taps(meld: list[str]) -> list[str]:
+    """The walking picker's taps for one meld: ``c:R``, ``v:3``, ``*`` (R17-9, D17-3, D17-6)."""
+    cards = [_parse(c) for c in meld]
+    naturals = [(c, v) for j, c, v in cards if not j]
+    jokers = [(c, v) for j, c, v in cards if j]
+    if _is_set(meld):
+        value = naturals[0][1]
+        out = [f"v:{value}"] + [f"c:{c}" for c, _ in naturals]
+        for colour, _ in jokers:  # D17-3: a joker stands for its own colour
+            out += ["*", f"c:{colour}"] if colour else ["*"]
+        return out
+    colour = naturals[0][0]
+    values = sorted(v for _, v in naturals if v is not None)
+    if len(jokers) > 1:
+        raise SystemExit(f"{meld}: the walking picker takes one joker per run")
+    out = [f"c:{colour}", f"v:{values[0]}"]
+    if jokers:
+        stand = jokers[0][1]
+        if stand is None:  # the gap it fills, else the end it extends (unambiguous: D17-6)
+            gaps = [v for v in range(values[0], values[-1] + 1) if v not in values]
+            stand = gaps[0] if gaps else (values[-1] + 1 if values[-1] < 17 else values[0] - 1)
+        out += ["*", f"v:{stand}"]
+    return out + [f"v:{values[-1]}"]
+
+
+def hand_counts(hand: Any) -> tuple[int, int]:
+    """What a hand counts for (R17-16): cards 1–9 and cards 10–17."""
+    if isinstance(hand, dict):
+        return int(hand.get("low", 0)), int(hand.get("high", 0))
+    values = [_parse(c)[2] or 0 for c in hand]
+    return sum(v <= 9 for v in values), sum(v > 9 for v in values)
+
+
+# --- Driving the page ------------------------------------------------------------------------
+
+
+def _walker_tap(count: Counter, tap: str) -> None:
+    walker = count.page.locator("#walker")
+    if tap == "*":
+        count.tap(walker.get_by_role("button", name="joker"), "★")
+    elif tap.startswith("c:"):
+        count.tap(walker.locator(f".colours [data-c={tap[2:]}]"), tap[2:])
+    else:
+        count.tap(walker.locator(".values").get_by_role("button", name=tap[2:], exact=True), tap)
+
+
+def enter_round(page: Any, doc: dict[str, Any]) -> int:
+    """From the scoreboard, enter ``doc`` along the fastest path; the taps it took."""
+    count = Counter(page)
+    count.tap(page.get_by_role("link", name=re.compile(r"^Enter round")), "enter round")
+    page.wait_for_load_state()
+    names = {c["id"]: c["name"] for c in get_game("rummy17").descriptor()["bonus_cards"]["cards"]}
+    for card in doc["bonus_cards"]:
+        label = page.locator("#bonus label").filter(has_text=re.compile("^" + names[card]))
+        count.tap(label, card)
+    out = doc.get("went_out")
+    ending = page.locator("#ending")
+    if out is None:
+        count.tap(ending.get_by_role("radio", name="The draw pile ran out"), "nobody out")
+    else:
+        count.tap(ending.get_by_role("radio", name=out, exact=True), f"{out} went out")
+        last = doc["last_discard"]
+        quick = ending.get_by_role("button", name=last, exact=True)
+        if quick.count():
+            count.tap(quick, f"last {last}")
+        else:  # Pick, its colour and its value: it adds itself
+            _, colour, value = _parse(last)
+            count.tap(ending.get_by_role("button", name="Pick"), "pick last")
+            picker = page.locator("#picker")
+            count.tap(picker.locator(f".colours [data-c={colour}]"), f"c:{colour}")
+            count.tap(picker.locator(f"[data-v='{value}']"), f"v:{value}")
+    typed: list[tuple[int, int, int]] = []  # (player, count, value) beyond the chips
+    count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
+    walker = page.locator("#walker")
+    players = doc["players"]
+    for i, player in enumerate(players):
+        melds = sorted(player.get("melds", []), key=_is_set)  # runs first: no "Meld done"
+        previous: str | None = None
+        for meld in melds:
+            taps = meld_taps(meld)
+            if _is_set(meld) and taps[0] == previous:  # the same value again would end it
+                count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
+            for tap in taps:
+                _walker_tap(count, tap)
+            previous = taps[0] if _is_set(meld) else None
+        if player["name"] == out:
+            count.tap(walker.locator("#walk-next"), "next")
+            continue
+        low, high = hand_counts(player.get("hand", []))
+        if max(low, high) > CHIPS:
+            count.tap(walker.locator("#walk-next"), "next")
+            typed += [(i, k, n) for k, n in enumerate((low, high))]
+            continue
+        for k, n in enumerate((low, high)):
+            row = walker.locator(f"[data-count='{k}']")
+            count.tap(row.get_by_role("button", name=re.compile(f": {n}$")), f"count {n}")
+    page.wait_for_function("!document.getElementById('walker').open")
+    for i, k, n in typed:
+        label = ("Cards 1–9", "Cards 10–17")[k]
+        field = page.locator("fieldset.player").nth(i).get_by_role("spinbutton", name=label)
+        count.type(field, str(n))
+    count.tap(page.get_by_role("button", name=re.compile("^Save round")), "save")
+    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    page.get_by_text(re.compile(r"Round \d+ saved")).wait_for()
+    return count.taps
+
+
+def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) -> int:
+    """The older path (main before the walking picker): a picker per meld, hand and card;
+    with ``counts``, every hand typed as its two counts instead."""
+    count = Counter(page)
+    count.tap(page.get_by_role("link", name=re.compile(r"^Enter round")), "enter round")
+    page.wait_for_load_state()
+    names = {c["id"]: c["name"] for c in get_game("rummy17").descriptor()["bonus_cards"]["cards"]}
+    for card in doc["bonus_cards"]:
+        label = page.locator("#bonus label").filter(has_text=re.compile("^" + names[card]))
+        count.tap(label, card)
+    out = doc.get("went_out")
+    ending = page.locator("#ending")
+    picker = page.locator("#picker")
+
+    def pick(opener: Any, taps: list[str]) -> None:
+        count.tap(opener, "open picker")
+        for tap in taps:
+            if tap == "*":
+                count.tap(picker.locator("[data-joker]"), "★")
+            elif tap.startswith("c:"):
+                count.tap(picker.locator(f".colours [data-c={tap[2:]}]"), tap)
+            elif tap.startswith("m:"):
+                count.tap(picker.get_by_role("button", name=tap[2:], exact=True), tap)
+            else:
+                count.tap(picker.locator(f"[data-v='{tap[2:]}']"), tap)
+        if picker.is_visible():  # before issue 11 the last card, too, needed "Add"
+            count.tap(picker.get_by_role("button", name="Add"), "add")
+
+    if out is None:
+        count.tap(ending.get_by_role("radio", name="The draw pile ran out"), "nobody out")
+    else:
+        count.tap(ending.get_by_role("radio", name=out, exact=True), f"{out} went out")
+        _, c, v = _parse(doc["last_discard"])
+        pick(ending.get_by_role("button", name="Pick"), [f"c:{c}", f"v:{v}"])
+    for i, player in enumerate(doc["players"]):
+        box = page.locator("fieldset.player").nth(i)
+        for meld in player.get("melds", []):
+            taps = meld_taps(meld)
+            if _is_set(meld):  # the old set: value, colours; ★ then the joker's colour
+                pick(box.get_by_role("button", name="+ Set"), taps)
+            else:  # the old run: colour, first, last, then ★ and the joker's value
+                plain = [t for t in taps if t != "*"]
+                if len(plain) == len(taps):
+                    pick(box.get_by_role("button", name="+ Run"), taps)
+                else:
+                    colour, first, stand, last = plain
+                    pick(box.get_by_role("button", name="+ Run"), [colour, first, last, "*", stand])
+        hand = player.get("hand", [])
+        if hand and counts:
+            hand = dict(zip(("low", "high"), hand_counts(hand), strict=True))
+        if isinstance(hand, dict):
+            low, high = hand_counts(hand)
+            for label, n in (("Cards 1–9", low), ("Cards 10–17", high)):
+                count.type(box.get_by_role("spinbutton", name=label), str(n))
+        elif hand:
+            taps = []
+            for c in hand:
+                _, colour, value = _parse(c)
+                taps += [f"c:{colour}", f"v:{value}"]
+            pick(box.get_by_role("button", name="+ Pick"), taps)
+    count.tap(page.get_by_role("button", name=re.compile("^Save round")), "save")
+    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    page.get_by_text(re.compile(r"Round \d+ saved")).wait_for()
+    return count.taps
+
+
+def board_totals(page: Any) -> list[int]:
+    """The scoreboard's totals row, in seat order, as a person reads it."""
+    cells = page.locator("tfoot td[data-player]").all_inner_texts()
+    return [int(c.strip().replace("−", "-").replace("+", "")) for c in cells]
+
+
+# --- The app and the browser ------------------------------------------------------------------
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """No access log."""
+
+
+@contextmanager
+def serve(folder: Path) -> Iterator[tuple[Any, str]]:
+    """The real app on a temporary SQLite file, in a thread: (Flask app, base address)."""
+    from companion.app import create_app
+
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "DATABASE_URL": f"sqlite:///{folder / 'companion.sqlite3'}",
+            "SECRET_KEY": "taps bench",
+        }
+    )
+    httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Quiet)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield app, f"http://127.0.0.1:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        app.extensions["companion_db"].dispose()
+
+
+def new_match(app: Any, doc: dict[str, Any]) -> str:
+    """A match of the document's players (the first deals); its edit token."""
+    from companion import store
+    from companion.db import get_session
+
+    names = [p["name"] for p in doc["players"]]
+    with app.app_context():
+        match = store.create_match(
+            get_session(), game="rummy17", players=names, first_dealer=names[0], games=None
+        )
+        return str(match.edit_token)
+
+
+def measure(page: Any, app: Any, base: str, doc: dict[str, Any], path: str = "walk") -> int:
+    """Enter ``doc`` on a new match from its scoreboard; the taps. Raises on other scores."""
+    edit = new_match(app, doc)
+    page.goto(f"{base}/m/{edit}")
+    if path == "walk":
+        taps = enter_round(page, doc)
+    else:
+        taps = enter_round_picker(page, doc, counts=path == "picker-counts")
+    expected = {p["name"]: p["score"] for p in score_document(doc)["players"]}
+    shown = dict(zip([p["name"] for p in doc["players"]], board_totals(page), strict=True))
+    if shown != expected:
+        raise ScoresDiffer(f"the scoreboard shows {shown}, companion score says {expected}")
+    return taps
+
+
+class ScoresDiffer(Exception):
+    """The saved round's scores are not the rules core's."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("round", type=Path, help="a Rummy 17 round document (contract: score)")
+    parser.add_argument("--path", choices=["walk", "picker", "picker-counts"], default="walk")
+    parser.add_argument("--dark", action="store_true", help="the phone in dark mode")
+    args = parser.parse_args(argv)
+    doc = json.loads(args.round.read_text(encoding="utf-8"))
+    from playwright.sync_api import sync_playwright
+
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    with tempfile.TemporaryDirectory() as tmp, serve(Path(tmp)) as (app, base):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=executable, args=ARGS)
+            context = browser.new_context(
+                viewport=PHONE, color_scheme="dark" if args.dark else "light", locale="en"
+            )
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            try:
+                taps = measure(page, app, base, doc, args.path)
+            except ScoresDiffer as err:
+                print(err)
+                return 1
+            finally:
+                browser.close()
+    print(f"{taps} taps")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+// Companion round form: the walking picker. It stays open and walks the table player by
+// player: their melds, then what they hold (one tap per count), then the next player. The kind
+// of meld follows from the first tap: a colour starts a run (colour, first, last: it adds
+// itself), a value starts a set (value, then its colours; the next value, "Meld done", a count
+// or the next player adds it). ★ then a value (run) or a colour (set) is the joker and what
+// it stands for. It only writes the form's own fields (one meld per line, the counts); the
+// server checks each meld (preview.js) and scores the round.
+"use strict";
+(function () {
+  var C = window.Companion;
+  var dialog = document.getElementById("walker");
+  if (!C || !dialog || !C.game.melds) return;
+  var $ = C.$, $$ = C.$$, el = C.el, form = C.form;
+  var T = JSON.parse(dialog.getAttribute("data-i18n"));
+  var deck = C.game.cards;
+  var COLOURS = deck.colours.map(function (c) { return c.code; });
+  var TEXT = {};
+  deck.values.forEach(function (v) { TEXT[v.value] = v.text; });
+  var players = $$("fieldset.player", form);
+  var holding = C.game.holding;
+
+  // How the game writes a card and a joker (its notation, not a rule).
+  function card(colour, value) {
+    return deck.suit_last ? TEXT[value] + colour : colour + TEXT[value];
+  }
+  function joker(colour) { return "*" + (deck.coloured_jokers && colour ? colour : ""); }
+
+  var at = 0, pend = null, chosen = [];
+  function fields(i) {
+    var p = players[i];
+    return {
+      name: p.getAttribute("data-name"),
+      melds: $("textarea[data-melds]", p),
+      held: $("input[name$='-" + holding + "']", p),
+      counts: $$("input[type=number]", p)
+    };
+  }
+  function wentOut(name) {
+    var chosenOut = $("input[name=went_out]:checked", form);
+    return !!chosenOut && chosenOut.value === name;
+  }
+  function span() {
+    var vs = [pend.first, pend.last, pend.joker].filter(function (v) { return v !== null; });
+    return [Math.min.apply(null, vs), Math.max.apply(null, vs)];
+  }
+  function built() {
+    var out = [];
+    if (!pend) return out;
+    if (pend.kind === "run" && pend.first !== null) {
+      var r = span();
+      for (var v = r[0]; v <= r[1]; v++) out.push((pend.joker === v ? "*" : "") + card(pend.colour, v));
+    } else if (pend.kind === "set") {
+      COLOURS.forEach(function (c) {
+        if (pend.colours.indexOf(c) >= 0) out.push(card(c, pend.value));
+        if (pend.jokers.indexOf(c) >= 0) out.push(joker(c));
+      });
+      if (pend.jokers.indexOf("*") >= 0) out.push(joker(null));
+    }
+    return out;
+  }
+  function lines() {
+    return fields(at).melds.value.split("\n").filter(function (l) { return l.trim(); });
+  }
+  function write(list) {
+    var area = fields(at).melds;
+    area.value = list.join("\n");
+    C.fire(area);
+    if (C.checkMelds) C.checkMelds(area);
+  }
+  // The meld being tapped goes into the player's field as one more line.
+  function commit() {
+    var cards = built();
+    pend = null;
+    if (cards.length) write(lines().concat([cards.join(" ")]));
+  }
+  function render() {
+    var f = fields(at), out = wentOut(f.name);
+    $("#walk-who").textContent = f.name;
+    $("#walk-help").textContent = T.hint;
+    var shown = $("#walk-melds");
+    shown.textContent = "";
+    shown.appendChild(el("span", "small", C.fill(T.melds, f.name) + ":"));
+    lines().forEach(function (l) { shown.appendChild(el("code", null, l)); });
+    var errors = $("#walk-errors");
+    errors.textContent = "";
+    $$("ul[data-live='" + f.melds.id + "'] li", form).forEach(function (li) {
+      errors.appendChild(el("li", null, li.textContent));
+    });
+    $$("#walker [data-c]").forEach(function (b) {
+      var c = b.getAttribute("data-c");
+      var on = !!pend && (pend.kind === "set" ? pend.colours.indexOf(c) >= 0 || pend.jokers.indexOf(c) >= 0
+        : pend.colour === c);
+      b.setAttribute("aria-pressed", String(on));
+      b.classList.toggle("jk", !!pend && pend.kind === "set" && pend.jokers.indexOf(c) >= 0);
+    });
+    var r = pend && pend.kind === "run" && pend.first !== null ? span() : null;
+    $$("#walker [data-v]").forEach(function (b) {
+      var v = +b.getAttribute("data-v");
+      var on = !!pend && (pend.kind === "run" ? v === pend.first || v === pend.last : v === pend.value);
+      b.setAttribute("aria-pressed", String(on));
+      b.classList.toggle("in", !!r && v > r[0] && v < r[1]);
+      b.classList.toggle("jk", !!r && v === pend.joker);
+    });
+    var star = $("#walker [data-joker]");
+    star.disabled = !pend;
+    star.setAttribute("aria-pressed", String(!!pend && (pend.arm || pend.jokers && pend.jokers.indexOf("*") >= 0)));
+    $("#walk-now").textContent = built().join(" ");
+    $("#walk-counts").classList.toggle("hidden", out);
+    var note = $("#walk-out");
+    note.textContent = C.fill(T.out, f.name);
+    note.classList.toggle("hidden", !out);
+    $$("#walk-counts [data-count]").forEach(function (row) {
+      var input = f.counts[+row.getAttribute("data-count")];
+      $$("button", row).forEach(function (b) {
+        b.setAttribute("aria-pressed", String(!!input && input.value !== "" && +input.value === +b.getAttribute("data-n")));
+      });
+    });
+    $("#walk-next").textContent = at + 1 < players.length ? C.fill(T.next, fields(at + 1).name) : T.last;
+    $("#walker [data-act=back]").disabled = at === 0;
+  }
+  function go(i) {
+    commit();
+    if (i >= players.length) {
+      dialog.close();
+      var save = $("#save-button");
+      save.scrollIntoView({ block: "center" });
+      save.focus({ preventScroll: true });
+      return;
+    }
+    at = Math.max(0, i);
+    chosen = [];
+    render();
+  }
+  function open(i) {
+    pend = null;
+    at = i;
+    chosen = [];
+    render();
+    dialog.showModal();
+  }
+  $$("[data-walk]", form).forEach(function (b) {
+    b.addEventListener("click", function () { open(+b.getAttribute("data-walk")); });
+  });
+  $$("#walker [data-c]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var c = b.getAttribute("data-c");
+      if (pend && pend.kind === "set") {
+        if (pend.arm) {  // the joker and the colour it stands for (D17-3: its own colour)
+          pend.arm = false;
+          pend.colours = pend.colours.filter(function (x) { return x !== c; });
+          pend.jokers = pend.jokers.indexOf(c) >= 0 ? pend.jokers.filter(function (x) { return x !== c; })
+            : pend.jokers.concat([c]);
+        } else if (pend.colours.indexOf(c) >= 0) {
+          pend.colours = pend.colours.filter(function (x) { return x !== c; });
+        } else {
+          pend.colours.push(c);
+          pend.jokers = pend.jokers.filter(function (x) { return x !== c; });
+        }
+        // Every colour is in: nothing more can join this set, so it adds itself.
+        if (pend.colours.length + pend.jokers.length >= COLOURS.length) commit();
+      } else {  // a run starts (or, half tapped, starts again) with its colour
+        pend = { kind: "run", colour: c, first: null, last: null, joker: null, arm: false };
+      }
+      render();
+    });
+  });
+  $$("#walker [data-v]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var v = +b.getAttribute("data-v");
+      if (pend && pend.kind === "run") {
+        if (pend.arm) { pend.joker = v; pend.arm = false; }
+        else if (pend.first === v && pend.last === null) pend.first = null;  // tapped again: off
+        else if (pend.first === null) pend.first = v;
+        else pend.last = v;
+        // Colour, first and last given (and the joker's value, when ★ was tapped): done.
+        if (pend.first !== null && pend.last !== null && !pend.arm) commit();
+      } else {
+        var same = pend && pend.value === v;
+        commit();
+        if (!same) pend = { kind: "set", value: v, colours: [], jokers: [], arm: false };
+      }
+      render();
+    });
+  });
+  $("#walker [data-joker]").addEventListener("click", function () {
+    if (!pend) return;
+    if (pend.kind === "set" && !deck.coloured_jokers) {
+      pend.jokers = pend.jokers.indexOf("*") >= 0 ? [] : ["*"];
+    } else pend.arm = !pend.arm;
+    render();
+  });
+  $$("#walk-counts [data-count]").forEach(function (row) {
+    var k = +row.getAttribute("data-count");
+    $$("button", row).forEach(function (b) {
+      b.addEventListener("click", function () {
+        commit();
+        var f = fields(at);
+        if (f.held && f.held.value) { f.held.value = ""; C.fire(f.held); }  // counts instead
+        f.counts[k].value = b.getAttribute("data-n");
+        C.fire(f.counts[k]);
+        if (chosen.indexOf(k) < 0) chosen.push(k);
+        // Every count of this player tapped: on to the next player.
+        if (chosen.length >= f.counts.length) go(at + 1);
+        else render();
+      });
+    });
+  });
+  dialog.addEventListener("click", function (event) {
+    var act = event.target.closest && event.target.closest("[data-act]");
+    if (!act) return;
+    var what = act.getAttribute("data-act");
+    if (what === "undo") {
+      if (pend) pend = null;
+      else {
+        var list = lines();
+        if (list.length) { list.pop(); write(list); }
+      }
+      render();
+    } else if (what === "commit") { commit(); render(); }
+    else if (what === "next") go(at + 1);
+    else if (what === "back") go(at - 1);
+    else if (what === "close") { commit(); dialog.close(); }
+  });
+  dialog.addEventListener("cancel", function () { commit(); });  // Escape keeps a tapped meld
+  // The server's answer about a meld arrives later: show it for the player on screen.
+  new MutationObserver(function () { if (dialog.open) render(); })
+    .observe(form, { childList: true, subtree: true });
+
+  // --- The last card: one tap on a card that doubles the round (descriptor, R17-15a) -------
+  var last = $("#last_discard");
+  function lastPressed() {
+    $$("[data-last]", form).forEach(function (b) {
+      b.setAttribute("aria-pressed", String(!!last && last.value.trim().toUpperCase() === b.getAttribute("data-last")));
+    });
+  }
+  $$("[data-last]", form).forEach(function (b) {
+    b.addEventListener("click", function () {
+      last.value = b.getAttribute("data-last");
+      C.fire(last);
+      lastPressed();
+    });
+  });
+  if (last) {
+    last.addEventListener("input", lastPressed);
+    form.addEventListener("companion:restored", lastPressed);
+    form.addEventListener("companion:picked", lastPressed);
+    lastPressed();
+  }
+})();
