@@ -1,5 +1,6 @@
 """The web pages, as blueprints: ``pages`` (start a match, the scoreboard, the series),
-``rounds`` (enter, correct, delete and explain one round) and ``timer`` (the turn timer).
+``rounds`` (enter, correct, delete and explain one round), ``timer`` (the turn timer) and
+``offline`` (the manifest and the service worker).
 
 Views parse the request, call the store (which calls the rules core), and place an
 ``EntryError``'s problems next to the fields they are about. No score is computed here, and
@@ -14,8 +15,9 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web import pages, rounds, timer
+    from companion.web import offline, pages, rounds, timer
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(timer.bp)
+    app.register_blueprint(offline.bp)
