@@ -68,8 +68,15 @@ function page(event) {
     return answer;
   }).catch(function () {
     return caches.open(PAGES).then(function (cache) { return cache.match(request.url); })
-      .then(function (kept) { return kept || caches.match(FALLBACK); })
-      .then(function (kept) { return kept || Response.error(); });
+      .then(function (kept) {
+        if (!kept) return caches.match(FALLBACK).then(function (page) { return page || Response.error(); });
+        // Mark the copy, so that the page says "as of …" at once (static/js/offline.js).
+        return kept.text().then(function (html) {
+          return new Response(html.replace("<html ", "<html data-copy "), {
+            status: 200, headers: kept.headers
+          });
+        });
+      });
   });
 }
 

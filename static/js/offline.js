@@ -24,7 +24,9 @@
   }
 
   function clock(date) {
-    return date.toLocaleTimeString(root.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+    var parts = { hour: "2-digit", minute: "2-digit" };
+    if (date.toDateString() !== new Date().toDateString()) { parts.day = "numeric"; parts.month = "short"; }
+    return date.toLocaleString(root.lang || undefined, parts);
   }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -134,16 +136,22 @@
       box.appendChild(p);
     });
     // The scoreboard: a row per round of this match still waiting, where it will appear.
+    // A new round takes the place of the first empty row of the match; a correction goes last.
     var body = document.querySelector("#board tbody");
     if (body) {
       var columns = document.querySelectorAll("#board thead th").length;
+      body.querySelectorAll("tr.muted.hidden").forEach(function (row) { row.classList.remove("hidden"); });
       waiting.filter(here).forEach(function (item) {
         var row = el("tr", "unsaved");
         row.appendChild(el("td", null, "…"));
         var cell = el("td", null, item.label + " — " + T.row);
         cell.colSpan = Math.max(1, columns - 1);
         row.appendChild(cell);
-        body.appendChild(row);
+        var empty = item.fresh && body.querySelector("tr.muted:not(.hidden)");
+        if (empty) {
+          body.insertBefore(row, empty);
+          empty.classList.add("hidden");
+        } else body.appendChild(row);
       });
     }
     if (form) formState(items);
@@ -176,12 +184,14 @@
         key: formKey(),
         url: new URL(form.getAttribute("action") || location.href, location.href).href,
         board: board,
+        fresh: form.hasAttribute("data-new-round"),
         label: (document.querySelector("main h1") || document.querySelector("title")).textContent.trim(),
         fields: fields(submitter),
         at: Date.now(),
         state: "waiting"
       };
       submitter.disabled = true;
+      root.setAttribute("data-sending", ""); // until the next page, or kept in the outbox
       send(item).then(function (result) {
         submitter.disabled = false;
         if (result === "saved") {
@@ -189,11 +199,17 @@
         } else if (result === "refused") {
           outbox.drop(item.key).then(function () { showAnswer(item); });
         } else {
-          outbox.put(item).then(refresh, function () {
+          outbox.put(item).then(function () {
+            root.removeAttribute("data-sending");
+            return refresh();
+          }, function () {
             // No IndexedDB here (private mode): nothing can wait, so post the plain way.
             showAnswer(item);
           });
-          if (note) note.scrollIntoView({ block: "center" });
+          if (note) {  // say so at once, next to the button that was tapped
+            note.classList.remove("hidden");
+            note.scrollIntoView({ block: "end" });
+          }
         }
       });
     });
@@ -255,7 +271,8 @@
         else still(on);
       });
     };
-    check();
+    // The service worker marks the copy it answers with (data-copy): no need to ask then.
+    if (root.hasAttribute("data-copy")) still(false);
     window.addEventListener("online", check);
     window.addEventListener("offline", function () { still(false); });
     setInterval(function () { if (away && document.visibilityState === "visible") check(); }, RETRY);

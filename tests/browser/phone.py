@@ -28,8 +28,13 @@ def ranks(page: Any) -> list[str]:
 
 
 def follow(page: Any, selector: str) -> None:
-    """Tap a link or button that loads a page, and wait until its scripts have run."""
+    """Tap a link or button that loads a page, and wait until its scripts have run.
+
+    A round save is posted by static/js/offline.js (so that a dropped connection keeps it in
+    the outbox) before the next page loads: wait until it has moved on.
+    """
     page.click(selector)
+    page.locator("html:not([data-sending])").wait_for(state="attached")
     page.wait_for_load_state()
 
 
