@@ -150,9 +150,7 @@ def test_a_save_without_the_server_waits_on_the_phone_and_is_sent_when_it_is_bac
     assert table.rounds(board) == 1
 
 
-def test_a_lost_answer_is_sent_again_and_stores_one_round_not_two(
-    table: Table, phone: Any
-) -> None:
+def test_a_lost_answer_is_sent_again_and_stores_one_round_not_two(table: Table, phone: Any) -> None:
     board = start(phone, table.url, "rummikub", NAMES, first=0)
     follow(phone, "#enter-round")
     form_url = phone.url
@@ -259,9 +257,7 @@ def test_the_last_scoreboard_opens_offline_as_of_when_it_was_made(
     follow(page, "#enter-round")
     fill_round(page, ["R5", "B2", ""])
     follow(page, "#save-button")
-    scope = page.evaluate(
-        "navigator.serviceWorker.ready.then(function (r) { return r.scope; })"
-    )
+    scope = page.evaluate("navigator.serviceWorker.ready.then(function (r) { return r.scope; })")
     assert scope == table.url + "/"
     view = page.get_attribute("#view-link", "value")
     page.goto(board)  # now through the service worker, which keeps this copy
