@@ -69,16 +69,34 @@
   // "saved": the server answered with its redirect to the scoreboard (stored now, or already
   // stored with this key). "refused": the server said no (4xx) and will say it again; nothing
   // was stored. "waiting": no answer, or a 5xx from a proxy whose app is down: try later.
-  function send(item) {
+  function send(item, renewed) {
     var body = new URLSearchParams();
     item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     return fetch(item.url, {
       method: "POST", body: body, credentials: "same-origin", redirect: "manual", cache: "no-store"
     }).then(function (answer) {
       if (answer.type === "opaqueredirect" || (answer.status >= 300 && answer.status < 400)) return "saved";
+      if (answer.status === 400 && !renewed) {
+        // Most likely the CSRF token: the browser lost its session cookie while the save
+        // waited (closed, restarted). Take a fresh token from the form's page and try once more.
+        return renew(item).then(function (ok) { return ok ? send(item, true) : "refused"; });
+      }
       if (answer.status >= 400 && answer.status < 500) return "refused";
       return "waiting";
     }, function () { return "waiting"; });
+  }
+  function renew(item) {
+    return fetch(item.url, { credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+      if (!answer.ok) return false;
+      return answer.text().then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("input[name=csrf_token]");
+        if (!fresh) return false;
+        item.fields = item.fields.map(function (pair) {
+          return pair[0] === "csrf_token" ? [pair[0], fresh.value] : pair;
+        });
+        return true;
+      });
+    }, function () { return false; });
   }
 
   // Show the server's own answer to a refused save: post the same fields the plain way, so the

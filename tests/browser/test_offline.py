@@ -140,6 +140,9 @@ def test_a_save_without_the_server_waits_on_the_phone_and_is_sent_when_it_is_bac
     shot(phone, "offline-not-saved-yet", full=False)
     assert table.rounds(board) == 0
 
+    # The browser loses its session cookie meanwhile (closed and opened again): the kept CSRF
+    # token no longer counts, and the outbox takes a fresh one from the form's page.
+    phone.context.clear_cookies()
     table.up()
     # Sent by itself (every few seconds while one waits); then on to the scoreboard.
     phone.wait_for_url(board, timeout=20_000)
