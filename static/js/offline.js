@@ -267,9 +267,13 @@
   }, RETRY);
 
   // --- A page shown from the service worker's copy, or the connection gone: "as of …" --------
-  // The read-only scoreboard has live.js for that; other pages with a status line use this.
-  var status = document.getElementById("live-status");
-  if (status && !status.hasAttribute("data-etag")) {
+  // The read-only scoreboard has live.js for that. The edit scoreboard says it here when the
+  // connection goes; any other page only when it is the service worker's copy (data-copy).
+  var scores = document.getElementById("live-status");
+  var copy = root.hasAttribute("data-copy");
+  var status = scores && !scores.hasAttribute("data-etag") ? scores
+    : (!scores && copy ? document.getElementById("copy-status") : null);
+  if (status) {
     var made = new Date(root.getAttribute("data-rendered") || Date.now());
     var away = false;
     var still = function (on) {
@@ -279,20 +283,20 @@
       // An old copy's buttons would post an old revision: off until the connection is back.
       document.querySelectorAll("form[method=post] button").forEach(function (b) { b.disabled = !on; });
     };
+    // Asks for the service worker's script, not a page: a page would take the flash messages.
     var probe = function () {
-      return fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
-        .then(function (r) { return r.ok || r.status === 304; }, function () { return false; });
+      return fetch(root.getAttribute("data-sw"), { method: "HEAD", cache: "no-store" })
+        .then(function (r) { return r.ok; }, function () { return false; });
     };
     var check = function () {
       probe().then(function (on) {
         if (on && away) location.reload(); // back: the page as it is now
-        else still(on);
+        else if (!on) still(false);
       });
     };
-    // The service worker marks the copy it answers with (data-copy): no need to ask then.
-    if (root.hasAttribute("data-copy")) still(false);
+    if (copy) still(false); // the service worker marks the copy it answers with
     window.addEventListener("online", check);
-    window.addEventListener("offline", function () { still(false); });
+    if (status === scores) window.addEventListener("offline", function () { still(false); });
     setInterval(function () { if (away && document.visibilityState === "visible") check(); }, RETRY);
   }
 })();

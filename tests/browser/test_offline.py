@@ -292,6 +292,7 @@ def test_the_last_scoreboard_opens_offline_as_of_when_it_was_made(
         assert "Not connected: the scores as of " in page.inner_text("#live-status")
         page.goto(board + "/rounds/1")
         assert "Round 1" in page.inner_text("h1")
+        assert page.inner_text("#copy-status").startswith("Not connected: the scores as of ")
         # A round form is never kept (its revision and key would be old): a page says why.
         page.goto(board + "/rounds/new")
         assert page.inner_text("h1") == "No connection"
