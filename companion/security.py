@@ -38,6 +38,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "img-src 'self' data:",
         "style-src 'self'",
         "script-src 'self'",
+        # The service worker (/sw.js) and the web app manifest come from the app itself.
+        "worker-src 'self'",
+        "manifest-src 'self'",
+        # static/vendor/NoSleep.min.js keeps the screen on with a tiny looping video it
+        # carries as a data: URI, where the Wake Lock API is missing (plain http).
+        "media-src 'self' data:",
         "object-src 'none'",
         "base-uri 'self'",
         "frame-ancestors 'none'",
@@ -91,6 +97,9 @@ TOKEN_FREE = frozenset(
         "tools.blank",
         "timer.standalone",
         "timer.by_view_link",
+        "offline.service_worker",
+        "offline.manifest",
+        "offline.fallback",
     }
 )
 

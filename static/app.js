@@ -3,23 +3,56 @@
 (function () {
   var body = document.body;
 
-  // Keep the screen on while a match is open (Screen Wake Lock API, where the browser has it).
+  // Keep the screen on while a match is open: the Screen Wake Lock API where the browser has
+  // it; where it is missing (plain http on the local network: it needs a secure context) the
+  // vendored NoSleep.js (static/vendor, MIT) plays a tiny silent video loop, started by a tap.
+  var hint = document.getElementById("insecure");
   var lock = null;
+  var sleepless = null;
   function wake() {
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    if (document.visibilityState !== "visible") return;
+    if (!("wakeLock" in navigator)) {
+      if (sleepless && !sleepless.isEnabled) sleepless.enable().catch(function () { });
+      return;
+    }
     navigator.wakeLock.request("screen").then(function (l) {
       lock = l;
       l.addEventListener("release", function () { lock = null; });
     }).catch(function () { /* refused (battery saver, no user gesture): not needed to play */ });
   }
   if (body.hasAttribute("data-wake")) {
+    if (!("wakeLock" in navigator) && hint) {
+      var script = document.createElement("script");
+      script.src = hint.getAttribute("data-nosleep");
+      script.onload = function () { if (window.NoSleep) sleepless = new window.NoSleep(); };
+      document.head.appendChild(script);
+    }
     wake();
     // The browser drops the lock when the page is hidden; take it again on return.
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible" && !lock) wake();
     });
-    // Some browsers grant the lock only after a tap: ask again on the first one without it.
+    // Some browsers grant the lock only after a tap (NoSleep.js always): ask on a tap without it.
     document.addEventListener("click", function () { if (!lock) wake(); });
+  }
+
+  // Plain http (not localhost): no service worker, no Wake Lock API, no Clipboard API. Say so.
+  if (hint && !window.isSecureContext) {
+    var seen = false;
+    try { seen = sessionStorage.getItem("companion-insecure") === "1"; } catch (e) { }
+    if (!seen) {
+      hint.classList.remove("hidden");
+      var ok = document.createElement("button");
+      ok.type = "button";
+      ok.id = "insecure-ok";
+      ok.textContent = hint.getAttribute("data-ok");
+      ok.addEventListener("click", function () {
+        hint.classList.add("hidden");
+        try { sessionStorage.setItem("companion-insecure", "1"); } catch (e) { }
+      });
+      hint.appendChild(document.createTextNode(" "));
+      hint.appendChild(ok);
+    }
   }
 
   // The round was saved (or the other phone's version kept): its drafts on this device can go.

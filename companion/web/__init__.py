@@ -1,7 +1,8 @@
 """The web pages, as blueprints: ``pages`` (start a match, the scoreboard, the series),
 ``rounds`` (enter, correct, delete and explain one round), ``timer`` (the turn timer),
-``reference`` (the rules, clause by clause, and the links to them from every page) and
-``players`` (figures across matches, a match as CSV).
+``reference`` (the rules, clause by clause, and the links to them from every page),
+``players`` (figures across matches, a match as CSV) and ``offline`` (the manifest and
+the service worker).
 
 Views parse the request, call the store (which calls the rules core), and place an
 ``EntryError``'s problems next to the fields they are about. No score is computed here, and
@@ -16,7 +17,7 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web import pages, players, referee, reference, rounds, timer
+    from companion.web import offline, pages, players, referee, reference, rounds, timer
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
@@ -24,3 +25,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(reference.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(offline.bp)

@@ -8,7 +8,8 @@
   var status = document.getElementById("live-status");
   if (!status || !window.fetch || !window.DOMParser) return;
   var tag = status.getAttribute("data-etag");  // the ETag of what is shown
-  var seen = new Date();
+  // When the server made what is shown (older than now for the service worker's copy).
+  var seen = new Date(document.documentElement.getAttribute("data-rendered") || Date.now());
   var busy = false;
 
   function clock(date) {

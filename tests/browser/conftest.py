@@ -15,28 +15,11 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from phone import PHONE
+from phone import ARGS, CHROMIUM, PHONE, QuietHandler
 from support import unavailable
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import make_server
 
 from companion.app import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-class QuietHandler(WSGIRequestHandler):
-    """No access log on the test output."""
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        """Say nothing."""
 
 
 @dataclass

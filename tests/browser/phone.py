@@ -6,11 +6,26 @@ import os
 from pathlib import Path
 from typing import Any
 
-SHOTS = os.environ.get("COMPANION_SHOTS")
-PHONE = {
-    "width": 390,
-    "height": 844,
-}  # the phone every browser test holds  # a folder: save a screenshot at each step
+from werkzeug.serving import WSGIRequestHandler
+
+SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: save a screenshot at each step
+PHONE = {"width": 390, "height": 844}  # the phone every browser test holds
+CHROMIUM = "/usr/bin/chromium"  # Debian's; never a downloaded browser
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class QuietHandler(WSGIRequestHandler):
+    """No access log on the test output."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Say nothing."""
 
 
 def shot(page: Any, name: str, full: bool = True) -> None:
@@ -32,8 +47,13 @@ def ranks(page: Any) -> list[str]:
 
 
 def follow(page: Any, selector: str) -> None:
-    """Tap a link or button that loads a page, and wait until its scripts have run."""
+    """Tap a link or button that loads a page, and wait until its scripts have run.
+
+    A round save is posted by static/js/offline.js (so that a dropped connection keeps it in
+    the outbox) before the next page loads: wait until it has moved on.
+    """
     page.click(selector)
+    page.locator("html:not([data-sending])").wait_for(state="attached")
     page.wait_for_load_state()
 
 

@@ -1,0 +1,107 @@
+// Companion's service worker (served at /sw.js, so its scope is the whole app).
+//
+// - Static files: answered from the cache at once and refreshed in the background
+//   (stale-while-revalidate), so the app opens without a connection.
+// - Pages: network first. The last good copy of a page the server marks
+//   "X-Companion-Offline: copy" (scoreboards, round breakdowns, the home page) is kept and
+//   shown when the network fails; the page itself then says "as of …" (static/js/offline.js,
+//   static/js/live.js). Round forms are never kept: an old copy would carry an old revision and
+//   a used idempotency key (companion/web/offline.py says why).
+// - Posts (saves) are never touched here: they go to the network, and a save that cannot be
+//   sent waits in the page's IndexedDB outbox (static/js/offline.js).
+//
+// Edit-link pages are answered "Cache-Control: no-store" so that no browser or proxy cache keeps
+// them. This worker does keep the last copy of the scorekeeper's scoreboard in the Cache API:
+// that storage belongs to this origin on this device only (no other site and no other phone can
+// read it, and it is cleared with the site's data), which is what the table needs to see the
+// scores without a connection. Nothing is kept from another origin.
+"use strict";
+
+var VERSION = "v1";
+var STATIC = "companion-static-" + VERSION;
+var PAGES = "companion-pages-" + VERSION;
+var KEEP_PAGES = 60; // the newest copies; older ones are dropped
+var FALLBACK = "/offline";
+var PRECACHE = [
+  FALLBACK,
+  "/static/app.css",
+  "/static/app.js",
+  "/static/js/offline.js",
+  "/static/icons/icon-192.png"
+];
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(
+    caches.open(STATIC).then(function (cache) { return cache.addAll(PRECACHE); })
+      .then(function () { return self.skipWaiting(); })
+  );
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) {
+        return name.indexOf("companion-") === 0 && name !== STATIC && name !== PAGES;
+      }).map(function (name) { return caches.delete(name); }));
+    }).then(function () { return self.clients.claim(); })
+  );
+});
+
+function keep(request, answer) {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.delete(request.url).then(function () { return cache.put(request.url, answer); })
+      .then(function () { return cache.keys(); })
+      .then(function (keys) {
+        // keys come oldest first: a page seen again was deleted and put back at the end
+        return Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES))
+          .map(function (old) { return cache.delete(old); }));
+      });
+  });
+}
+
+function page(event) {
+  var request = event.request;
+  return fetch(request).then(function (answer) {
+    if (answer.status === 200 && answer.headers.get("X-Companion-Offline") === "copy") {
+      event.waitUntil(keep(request, answer.clone()));
+    }
+    return answer;
+  }).catch(function () {
+    return caches.open(PAGES).then(function (cache) { return cache.match(request.url); })
+      .then(function (kept) {
+        if (!kept) return caches.match(FALLBACK).then(function (page) { return page || Response.error(); });
+        // Mark the copy, so that the page says "as of …" at once (static/js/offline.js).
+        return kept.text().then(function (html) {
+          return new Response(html.replace("<html ", "<html data-copy "), {
+            status: 200, headers: kept.headers
+          });
+        });
+      });
+  });
+}
+
+function asset(event) {
+  var request = event.request;
+  return caches.open(STATIC).then(function (cache) {
+    return cache.match(request).then(function (kept) {
+      var fresh = fetch(request).then(function (answer) {
+        if (answer.status === 200) return cache.put(request, answer.clone()).then(function () { return answer; });
+        return answer;
+      });
+      if (kept) {
+        event.waitUntil(fresh.catch(function () { /* offline: the kept copy will do */ }));
+        return kept;
+      }
+      return fresh;
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return; // saves: the network, or the page's outbox
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") event.respondWith(page(event));
+  else if (url.pathname.indexOf("/static/") === 0) event.respondWith(asset(event));
+});
