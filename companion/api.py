@@ -209,6 +209,7 @@ def _rescue(body: Any) -> dict[str, Any]:
     cards = body.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise EntryError("cards-not-list", field="cards")
+    api_models.check(api_models.RescueBody, body)
     return get_game(body.get("game")).rescue(cards)
 
 
@@ -470,13 +471,13 @@ def match_json_view(view_token: str) -> Response:
 @bp.post("/api/v1/turn")
 def turn() -> tuple[Response, int]:
     """Is this turn legal? (contract ``turn``; 200 either way, ``valid`` says which)."""
-    return _answer(check_turn)
+    return _answer(check_turn, api_models.TurnBody)
 
 
 @bp.post("/api/v1/knock")
 def knock() -> tuple[Response, int]:
     """Who gets the face-up card? (contract ``knock``, R17-8)."""
-    return _answer(lambda body: knock_document(body, translator()))
+    return _answer(lambda body: knock_document(body, translator()), api_models.KnockBody)
 
 
 def _redeal(body: Any) -> dict[str, Any]:
@@ -484,6 +485,7 @@ def _redeal(body: Any) -> dict[str, Any]:
     tiles = body.get("tiles")
     if not isinstance(tiles, list):
         raise EntryError("tiles-not-list", field="tiles")
+    api_models.check(api_models.RedealBody, body)
     return check_redeal(body.get("game"), tiles)
 
 

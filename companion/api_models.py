@@ -184,6 +184,71 @@ class MatchCreate(BaseModel):
     title: Text | None = None
 
 
+#: Melds on a whole table (106 tiles make at most 35 melds of three).
+MAX_TABLE = 60
+#: Cards in a list of loose cards: a table to put back, the first tiles dealt.
+MAX_CARDS = 300
+
+
+def _table_kind(value: Any) -> str | None:
+    if isinstance(value, list):
+        return "as-list"
+    if isinstance(value, Mapping):
+        return "as-object"
+    return None
+
+
+#: The table before or after a turn: melds (tile games), or melds by player (Rummy 17, R17-9).
+Table = Annotated[
+    Annotated[list[Meld], Field(max_length=MAX_TABLE), Tag("as-list")]
+    | Annotated[
+        dict[Name, Annotated[list[Meld], Field(max_length=MAX_MELDS)]],
+        Field(max_length=MAX_PLAYERS),
+        Tag("as-object"),
+    ],
+    Discriminator(_table_kind),
+]
+Cards = Annotated[list[CardText], Field(max_length=MAX_CARDS)]
+
+
+class TurnBody(BaseModel):
+    """The contract's ``turn``: the table before and after one turn, and the player's hand."""
+
+    model_config = OPEN
+    game: Name | None = None
+    player: Name | None = None
+    opened: bool | None = None
+    before: Table | None = None
+    after: Table | None = None
+    hand: Annotated[list[CardText], Field(max_length=MAX_HELD)] | None = None
+
+
+class KnockBody(BaseModel):
+    """The contract's ``knock`` (R17-8): the seats, whose turn, who discarded, the knocks."""
+
+    model_config = OPEN
+    players: Names | None = None
+    current: Name | None = None
+    discarded_by: Name | None = None
+    knocks: Names | None = None
+
+
+class RescueBody(BaseModel):
+    """The contract's ``rescue``: the cards now on the table."""
+
+    model_config = CLOSED
+    game: Name | None = None
+    cards: Cards
+
+
+class RedealBody(BaseModel):
+    """``POST /api/v1/redeal`` (RK-3): the first tiles a player was dealt."""
+
+    model_config = CLOSED
+    game: Name | None = None
+    tiles: Cards
+
+
 # --- refusals in the players' words ---------------------------------------------------------
 
 #: pydantic's error types → our codes (anything else: ``edge-unreadable``).
@@ -210,7 +275,7 @@ LIST_CODES = {
     "rack": ("too-many-held", MAX_HELD),
     "rounds": ("too-many-rounds", MAX_ROUNDS),
 }
-_TAGS = frozenset({"as-list", "as-object"})  # the tags of ``Holding``, not fields
+_TAGS = frozenset({"as-list", "as-object"})  # the tags of ``Holding`` and ``Table``
 
 
 def _path(loc: Sequence[int | str]) -> str:

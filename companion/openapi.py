@@ -61,6 +61,50 @@ ERROR = {
 
 RESULTS: dict[str, Any] = {
     "Error": ERROR,
+    "TurnVerdict": {
+        "type": "object",
+        "description": "The contract's ``turn`` verdict: every problem with its clause.",
+        "required": ["valid", "played", "problems", "melds"],
+        "properties": {
+            "valid": {"type": "boolean"},
+            "played": {"type": "array", "items": {"type": "string"}},
+            "value": {"type": ["integer", "null"]},
+            "problems": {"type": "array", "items": {"type": "object"}},
+            "melds": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "Knock": {
+        "type": "object",
+        "description": "The contract's ``knock`` answer (R17-8).",
+        "required": ["gets", "rule", "reason", "refused"],
+        "properties": {
+            "gets": {"type": ["string", "null"]},
+            "rule": {"type": "string"},
+            "reason": {"type": "string"},
+            "refused": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+    "Rescue": {
+        "type": "object",
+        "description": "The contract's ``rescue`` answer: melds, and what fits nowhere.",
+        "required": ["solved", "melds"],
+        "properties": {
+            "solved": {"type": "boolean"},
+            "melds": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+            "unplaceable": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+    "Redeal": {
+        "type": "object",
+        "description": "May the player ask for a reshuffle? (RK-3)",
+        "required": ["redeal", "rule"],
+        "properties": {
+            "redeal": {"type": "boolean"},
+            "pairs": {"type": "array"},
+            "rule": {"type": "string"},
+            "reason": {"type": "string"},
+        },
+    },
     "RoundResult": {
         "type": "object",
         "description": "The contract's ``score`` result (its fields differ by game).",
@@ -222,6 +266,10 @@ def document() -> dict[str, Any]:
         api_models.MatchDocument,
         api_models.CheckBody,
         api_models.MatchCreate,
+        api_models.TurnBody,
+        api_models.KnockBody,
+        api_models.RescueBody,
+        api_models.RedealBody,
     ]
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     schemas = {**defs.get("$defs", {}), **RESULTS}
@@ -240,6 +288,20 @@ def document() -> dict[str, Any]:
             },
             "/api/v1/check": {
                 "post": _document_op("Is this a legal meld?", "CheckBody", "Verdict")
+            },
+            "/api/v1/turn": {
+                "post": _document_op("Is this turn legal?", "TurnBody", "TurnVerdict")
+            },
+            "/api/v1/knock": {
+                "post": _document_op("Who gets the face-up card? (R17-8)", "KnockBody", "Knock")
+            },
+            "/api/v1/rescue": {
+                "post": _document_op("Put the table back (RK-11)", "RescueBody", "Rescue")
+            },
+            "/api/v1/redeal": {
+                "post": _document_op(
+                    "May the first tiles be redealt? (RK-3)", "RedealBody", "Redeal"
+                )
             },
             "/api/v1/games": {
                 "get": {

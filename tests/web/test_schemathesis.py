@@ -76,6 +76,17 @@ def test_the_openapi_document_is_valid_openapi_3_1(client):
     assert "ETag" in put["responses"]["200"]["headers"]
 
 
+def test_every_api_route_is_in_the_document(app, client):
+    paths = client.get("/api/v1/openapi.json").get_json()["paths"]
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/"):
+            continue
+        path = rule.rule.replace("<int:", "{").replace("<", "{").replace(">", "}")
+        assert path in paths, f"{path} is missing from the OpenAPI document"
+        documented = {m.upper() for m in paths[path]}
+        assert set(rule.methods or ()) - {"HEAD", "OPTIONS"} <= documented, path
+
+
 def test_request_bodies_are_the_edge_models(client):
     schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
     melds = schemas["PlayerEntry"]["properties"]["melds"]["anyOf"][0]
