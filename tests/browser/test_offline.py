@@ -16,6 +16,7 @@ import shutil
 import socket
 import struct
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -297,10 +298,16 @@ def test_the_last_scoreboard_opens_offline_as_of_when_it_was_made(
         assert page.inner_text("h1") == "No connection"
     finally:
         table.up()
-    # Back: round 2 is sent, and the scoreboard is the server's again, with both rounds.
+    # Back: round 2 is sent (by whichever page of the app is open when the server returns),
+    # and the scoreboard is the server's again, with both rounds.
+    page.goto(board)
+    deadline = time.monotonic() + 20
+    while table.rounds(board) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert table.rounds(board) == 2
+    page.wait_for_load_state("networkidle")
     page.goto(board)
     page.locator("#board tbody tr[data-href] >> nth=1").wait_for(timeout=20_000)
-    page.wait_for_load_state("networkidle")
     assert page.locator("#live-status").is_hidden()
     assert page.locator("#outbox").is_hidden()
     assert page.locator("#board tr.unsaved").count() == 0
