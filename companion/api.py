@@ -481,7 +481,7 @@ def knock() -> tuple[Response, int]:
 
 
 def _redeal(body: Any) -> dict[str, Any]:
-    body = _fields(body, ("game", "tiles"), '{"game": "rummikub", "tiles": [...]}')
+    body = _fields(body, ("game", "tiles"), '{"game": ..., "tiles": [...]}')
     tiles = body.get("tiles")
     if not isinstance(tiles, list):
         raise EntryError("tiles-not-list", field="tiles")

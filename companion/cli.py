@@ -264,7 +264,8 @@ def _referee(command: Callable[..., Any], ids: list[str]) -> None:
     p.add_argument("--knocks", default="", metavar="D,C", help="in the order people knocked")
     p.add_argument("--discarded-by", metavar="A", help="default: the player before --current")
     p = command("redeal", "may these first tiles be reshuffled? (Rummikub, RK-3)", _redeal)
-    p.add_argument("--game", choices=ids, default="rummikub")
+    redeal_games = [g.id for g in games() if g.redeals]
+    p.add_argument("--game", choices=ids, default=redeal_games[0] if redeal_games else None)
     p.add_argument("tiles", nargs="+", metavar="TILE")
 
 

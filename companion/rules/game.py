@@ -152,6 +152,9 @@ class Game:
         """
         raise NotImplementedError
 
+    #: Whether a player may ask for a reshuffle of the first tiles (RK-3).
+    redeals: ClassVar[bool] = False
+
     def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
         """May a player with these first tiles ask for a reshuffle? (RK-3)"""
         raise EntryError("redeal-none", game_name=self.name)

@@ -79,6 +79,8 @@ class Rummikub(RackGame):
         """RK-21: a tile counts its number, a joker on a rack 30."""
         return face_value(tile, joker=RACK_JOKER)
 
+    redeals = True  # RK-3
+
     def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
         return check_redeal(self, tiles, count=FIRST_TILES, least=REDEAL_PAIRS, rule="RK-3")
 
