@@ -171,17 +171,19 @@ class Renderer:
             future = self._inflight.get(path)
             owner = future is None
             if future is None:
+                if path.exists():  # kept by a render that finished since this thread looked
+                    return path.read_bytes()
                 future = self._submit(renderers, kind, lang, arguments)
                 self._inflight[path] = future
                 self.renders += 1
         try:
             data = future.result()
+            if owner:
+                keep(path, data)  # kept before the render stops being in flight: no gap
         finally:
             if owner:
                 with self._lock:
                     self._inflight.pop(path, None)
-        if owner:
-            keep(path, data)
         return data
 
 
