@@ -203,6 +203,21 @@ def _ordered(cards: list[Token], kind: str, high: bool, colours: tuple[str, ...]
     return sorted(cards, key=lambda t: colours.index(face(t).colour))
 
 
+Reading = tuple[tuple[str, ...], tuple[str, list[Card]]]
+
+
+def _one_set_reading(readings: list[Reading]) -> list[Reading]:
+    """The readings that differ at the table: every set reading of one meld is the same meld.
+
+    Contract ("Games and cards"): a joker in a set stands for a colour (suit) the set lacks,
+    and every such reading is the same meld of the same worth (RK-4, RO-4, MR-3 fix the value,
+    never the colour), so ``K9 B9 *`` needs no stand-in; the first reading in the game's
+    writing order speaks for them all. Runs keep every reading (RK-12, RO-9, MR-7).
+    """
+    sets = [r for r in readings if r[1][0] == SET]
+    return sorted([r for r in readings if r[1][0] != SET] + sets[:1])
+
+
 def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
     """The verdict on one meld of a game whose jokers stand for any card.
 
@@ -238,7 +253,7 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
     if not found:
         problem = _problem(tokens, style, game)
         return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
-    readings = sorted(found.items())
+    readings = _one_set_reading(sorted(found.items()))
 
     def worth(faces: list[Card]) -> dict[str, int]:
         if host.initial_meld is None:

@@ -214,10 +214,18 @@ def test_RK_12_a_joker_fills_a_run_and_RK_6_counts_the_tile_it_stands_for():
     assert v == {"valid": True, "kind": "run", "cards": ["*K11", "K12", "K13"], "value": 36}
 
 
-def test_RK_4_a_group_joker_with_several_colours_open_lists_every_reading():
+def test_RK_4_a_group_joker_needs_no_stand_in_whichever_colour_is_open():
+    # Contract "Games and cards": every reading of a set's joker is the same meld and worth.
     v = verdict("rummikub", "R5", "B5", "*")
+    assert v == {"valid": True, "kind": "set", "cards": ["*K5", "R5", "B5"], "value": 15}
+    assert verdict("rummikub", "R5", "B5", "*O5")["value"] == 15
+
+
+def test_RK_12_a_joker_that_is_a_set_or_a_run_still_lists_every_reading():
+    v = verdict("rummikub", "K9", "*", "*")
     assert v["valid"] and v["rule"] == "RK-12"
-    assert [r["cards"] for r in v["readings"]] == [["*K5", "R5", "B5"], ["R5", "B5", "*O5"]]
+    kinds = [r["kind"] for r in v["readings"]]
+    assert kinds.count("set") == 1 and kinds.count("run") == 3
 
 
 def test_RK_4_a_group_has_at_most_four_tiles_of_different_colours():
