@@ -125,6 +125,27 @@ Holding = Annotated[
 Meld = Annotated[list[CardText], Field(max_length=MAX_MELD_CARDS)]
 
 
+class Seventeen(BaseModel):
+    """The last card's short form ``{"seventeen": false}`` (R17-15a): only the doubling."""
+
+    model_config = OPEN
+    seventeen: bool | None = None
+
+
+def _card_kind(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "as-card"
+    if isinstance(value, Mapping):
+        return "as-object"
+    return None
+
+
+LastDiscard = Annotated[
+    Annotated[CardText, Tag("as-card")] | Annotated[Seventeen, Tag("as-object")],
+    Discriminator(_card_kind),
+]
+
+
 class PlayerEntry(BaseModel):
     """One player's part of a round: name, melds (Rummy 17), and the hand or rack."""
 
@@ -144,7 +165,7 @@ class Round(BaseModel):
     bonus_cards: Annotated[list[Name], Field(max_length=MAX_IDS)] | None = None
     went_out: Name | None = None
     knocked: Name | None = None
-    last_discard: CardText | None = None
+    last_discard: LastDiscard | None = None
     options: Annotated[dict[str, Any], Field(max_length=MAX_IDS)] | None = None
 
 

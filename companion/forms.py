@@ -43,6 +43,8 @@ from companion.store import Once, form_once, new_key
 MAX_GAMES = 60
 NOBODY = "-"  # the answer of an ending nobody reached: the pile or pool ran out, no knock
 SEPARATORS = re.compile(r"[\s,;]+")
+#: The last card's short form as the round form posts it (contract, R17-15a).
+SHORT_LAST = {"not17": False, "17": True}
 
 
 def max_seats() -> int:
@@ -238,9 +240,12 @@ class RoundForm(RevisionForm):
             players.append(player)
         doc["players"] = players
         if desc.get("last_card"):
-            last = (self["last_discard"].data or "").strip()
+            last: str | dict[str, bool] | None = (self["last_discard"].data or "").strip() or None
+            short = self["last_short"].data
+            if short in SHORT_LAST and not last:  # {"seventeen": false}: one tap (R17-15a)
+                last = {"seventeen": SHORT_LAST[short]}
             # The contract: the last card goes with the player who went out, else null.
-            doc["last_discard"] = (last or None) if doc.get("went_out") is not None else None
+            doc["last_discard"] = last if doc.get("went_out") is not None else None
         return doc
 
     def _holding(self, entry: Form) -> list[str] | dict[str, int]:
@@ -271,7 +276,13 @@ class RoundForm(RevisionForm):
             else:
                 entry.form[self.holding].data = " ".join(held)
         if self.descriptor.get("last_card"):
-            self["last_discard"].data = doc.get("last_discard") or ""
+            last = doc.get("last_discard")
+            if isinstance(last, dict):  # the short form: only whether it was a 17
+                self["last_short"].data = next(
+                    (k for k, v in SHORT_LAST.items() if v is last.get("seventeen")), ""
+                )
+                last = None
+            self["last_discard"].data = last or ""
 
 
 @cache
@@ -301,6 +312,7 @@ def round_form_class(game_id: str) -> type[RoundForm]:
         fields["bonus_cards"] = MultiCheckboxField(choices=ids, validate_choice=False)
     if desc.get("last_card"):
         fields["last_discard"] = StringField()
+        fields["last_short"] = HiddenField()
     return type(f"RoundForm_{game_id}", (RoundForm,), fields)
 
 

@@ -147,6 +147,9 @@ register(
         "value-empty": N_("none"),
         "value-count": N_("{key}: {value}"),
         "value-points": NN_("{value} point", "{value} points", "value"),
+        # The last card's short form (R17-15a): only whether it was a 17 was recorded.
+        "value-seventeen": N_("a 17"),
+        "value-not-seventeen": N_("not a 17"),
     }
 )
 
@@ -798,6 +801,8 @@ def _value_text(value: Any, tr: Translator) -> str:
         return render("value-empty", {}, tr)
     if isinstance(value, Mapping) and set(value) == {"points"}:
         return render("value-points", {"value": value["points"]}, tr)
+    if isinstance(value, Mapping) and set(value) == {"seventeen"}:
+        return render("value-seventeen" if value["seventeen"] else "value-not-seventeen", {}, tr)
     if isinstance(value, Mapping):
         return ", ".join(
             render("value-count", {"key": tr.gettext(_count_label(str(k))), "value": v}, tr)

@@ -227,20 +227,34 @@
     .observe(form, { childList: true, subtree: true });
 
   // --- The last card: one tap on a card that doubles the round (descriptor, R17-15a) -------
-  var last = $("#last_discard");
+  // "Not a 17" is the contract's short form {"seventeen": false}: one tap, no card typed.
+  var last = $("#last_discard"), short = $("#last_short");
   function lastPressed() {
     $$("[data-last]", form).forEach(function (b) {
       b.setAttribute("aria-pressed", String(!!last && last.value.trim().toUpperCase() === b.getAttribute("data-last")));
+    });
+    $$("[data-last-short]", form).forEach(function (b) {
+      b.setAttribute("aria-pressed", String(!!short && !!last && !last.value.trim() && short.value === b.getAttribute("data-last-short")));
     });
   }
   $$("[data-last]", form).forEach(function (b) {
     b.addEventListener("click", function () {
       last.value = b.getAttribute("data-last");
+      if (short) short.value = "";
+      C.fire(last);
+      lastPressed();
+    });
+  });
+  $$("[data-last-short]", form).forEach(function (b) {
+    b.addEventListener("click", function () {
+      last.value = "";
+      short.value = b.getAttribute("data-last-short");
       C.fire(last);
       lastPressed();
     });
   });
   if (last) {
+    last.addEventListener("input", function () { if (short && last.value.trim()) short.value = ""; });
     last.addEventListener("input", lastPressed);
     form.addEventListener("companion:restored", lastPressed);
     form.addEventListener("companion:picked", lastPressed);

@@ -111,7 +111,7 @@ class Rummy17(Game):
         """R17-15a: going out on a 17 doubles everything (asked while the form is filled)."""
         went_out, last = doc.get("went_out"), doc.get("last_discard")
         named = went_out if isinstance(went_out, str) else None
-        return 2 if doubles(named, last if isinstance(last, str) else None) else 1
+        return 2 if doubles(named, last) else 1
 
     def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
         return {"rummy17": outcome.result["rummy17"]}
@@ -125,6 +125,8 @@ class Rummy17(Game):
             "cards": [f"{c}{self.deck.high}" for c in self.deck.colours],
             "hint": N_("A 17 doubles the round: tap it. Any other card: type it or pick it."),
             "rule": "R17-15a",
+            # Contract short form {"seventeen": false}: only the doubling matters (one tap).
+            "not_seventeen": N_("Not a 17"),
         }
         out["bonus_cards"] = {
             "draw": BONUS_DRAWN,

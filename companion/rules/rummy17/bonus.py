@@ -29,6 +29,8 @@ register(
         "award-nobody": N_("{nobody}, so nobody earns {bonus_name} (D17-4)"),
         "award-pile-out": N_("the draw pile ran out, so nobody earns {bonus_name} (D17-5)"),
         "award-went-out": N_("{winners} went out, discarding {last} as their last card (R17-15a)"),
+        "award-went-out-17": N_("{winners} went out, discarding a 17 as their last card (R17-15a)"),
+        "award-went-out-not-17": N_("{winners} went out; their last card was not a 17 (R17-15a)"),
     }
 )
 
@@ -262,6 +264,11 @@ def _went_out(card: BonusCard, table: Table, figures: dict[str, int], points: in
     if table.went_out is None:
         params: dict[str, Any] = {"bonus_name": card.name}
         return Award(card.id, (), points, figures, card.rule, "award-pile-out", params, "D17-5")
-    last = table.last_discard.text if table.last_discard else "?"
-    params = {"winners": [table.went_out], "last": last}
-    return Award(card.id, (table.went_out,), points, figures, card.rule, "award-went-out", params)
+    last = table.last_discard
+    said: dict[str, Any] = {"winners": [table.went_out]}
+    if isinstance(last, Card):
+        said["last"] = last.text
+        code = "award-went-out"
+    else:  # the short form (R17-15a): only whether it was a 17 was recorded
+        code = "award-went-out-17" if table.rummy17 else "award-went-out-not-17"
+    return Award(card.id, (table.went_out,), points, figures, card.rule, code, said)

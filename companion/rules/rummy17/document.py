@@ -18,7 +18,7 @@ from .bonus import BONUS_CARDS, Award
 from .melds import Meld, MeldError, analyse_meld
 from .play import BONUS_DRAWN
 from .scoring import GameResult
-from .table import Hand, Seat, Table
+from .table import Hand, LastDiscard, Seat, Seventeen, Table
 
 PLAYER_KEYS = {"name", "melds", "hand"}
 
@@ -80,6 +80,10 @@ register(
         ),
         "last-discard-missing": N_(
             "{player} went out: which card did they discard last? (last_discard, R17-15a)"
+        ),
+        "last-discard-short": N_(
+            'the last card is a card such as "R9", or {{"seventeen": false}} when only '
+            "whether it was a 17 matters ({rule})"
         ),
         "last-discard-joker": N_(
             "the last discard cannot be the joker {card}: a joker never goes into a hand ({rule})"
@@ -159,7 +163,7 @@ def _identity(token: Token) -> str:
     return token.bare if isinstance(token, Joker) else token.text
 
 
-def _check_unique(seats: Sequence[Seat], last: Card | None) -> None:
+def _check_unique(seats: Sequence[Seat], last: LastDiscard | None) -> None:
     """D17-8: every card appears at most once across melds, hands and the last discard."""
     problems = Collector()
     seen: dict[str, dict[str, Any]] = {}  # card → where it was first seen
@@ -189,7 +193,7 @@ def _check_unique(seats: Sequence[Seat], last: Card | None) -> None:
                 place("card-twice", card.text, player=seat.name, field="hand")
             else:
                 seen[card.text] = {"other": seat.name, "other_meld": None}
-    if last is not None and last.text in seen:
+    if isinstance(last, Card) and last.text in seen:
         place("last-discard-twice", last.text, field="last_discard")
     problems.raise_any()
 
@@ -286,7 +290,7 @@ def _read_bonus_cards(raw: object) -> tuple[str, ...]:
 
 def _read_ending(
     doc: Mapping[str, Any], seats: Sequence[Seat], problems: Collector
-) -> tuple[str | None, Card | None, bool]:
+) -> tuple[str | None, LastDiscard | None, bool]:
     """Who went out and their last discard (R17-15); ``settled``: the ending could be read."""
     went_out = doc.get("went_out")
     raw_last = doc.get("last_discard")
@@ -316,15 +320,17 @@ def _read_ending(
                 "went-out-holds", player=went_out, field="went_out", rule="D17-8", count=hand.size
             )
         )
-    last: Card | None = None
+    last: LastDiscard | None = None
     with problems.check(field="last_discard"):
         last = _read_last_discard(raw_last, went_out)
     return went_out, last, True
 
 
-def _read_last_discard(raw: object, went_out: str) -> Card:
+def _read_last_discard(raw: object, went_out: str) -> LastDiscard:
     if raw is None:
         raise EntryError("last-discard-missing", player=went_out, rule="R17-15")
+    if isinstance(raw, Mapping):
+        return read_seventeen(raw)
     last = parse_card(raw)
     if isinstance(last, Joker):
         raise EntryError("last-discard-joker", card=last.bare, rule="R17-13")
@@ -359,15 +365,33 @@ def _check_everyone_played(
             problems.add(EntryError(code, player=name, field="hand", rule="D17-8", winner=went_out))
 
 
-def doubles(went_out: str | None, last_discard: str | None) -> bool:
+def read_seventeen(raw: Mapping[Any, Any]) -> Seventeen:
+    """The last card's short form ``{"seventeen": true|false}`` (R17-15a), or bad input."""
+    if set(raw) != {"seventeen"} or not isinstance(raw["seventeen"], bool):
+        raise EntryError("last-discard-short", rule="R17-15a")
+    return Seventeen(raw["seventeen"])
+
+
+def doubles(went_out: str | None, last_discard: object) -> bool:
     """R17-15a for a form being filled in: did someone go out on a 17? Unreadable means no."""
     if not went_out or not last_discard:
+        return False
+    if isinstance(last_discard, Mapping):
+        return isinstance(last_discard.get("seventeen"), bool) and last_discard["seventeen"]
+    if not isinstance(last_discard, str):
         return False
     try:
         card = parse_card(last_discard)
     except EntryError:
         return False
     return isinstance(card, Card) and card.value == 17
+
+
+def last_json(last: LastDiscard | None) -> str | dict[str, bool] | None:
+    """The last discard as the contract writes it: ``"R17"``, ``{"seventeen": false}``, null."""
+    if last is None:
+        return None
+    return last.json() if isinstance(last, Seventeen) else last.text
 
 
 def award_json(a: Award, tr: Translator = ENGLISH) -> dict[str, Any]:
@@ -410,7 +434,7 @@ def result_json(table: Table, result: GameResult, tr: Translator = ENGLISH) -> d
         "rummy17": result.rummy17,
         "multiplier": result.multiplier,
         "went_out": table.went_out,
-        "last_discard": table.last_discard.text if table.last_discard else None,
+        "last_discard": last_json(table.last_discard),
         "players": players,
         "awards": [award_json(a, tr) for a in result.awards],
     }

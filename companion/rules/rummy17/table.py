@@ -43,13 +43,31 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class Seventeen:
+    """The last discard given only as whether it was a 17 (contract short form, R17-15a).
+
+    Its colour was not recorded, so it takes part in no copy check (D17-8).
+    """
+
+    seventeen: bool
+
+    def json(self) -> dict[str, bool]:
+        """The contract's short form: ``{"seventeen": false}``."""
+        return {"seventeen": self.seventeen}
+
+
+#: The last discard as a table records it: the card, or only whether it was a 17.
+LastDiscard = Card | Seventeen
+
+
+@dataclass(frozen=True)
 class Table:
     """One finished game of Rummy 17."""
 
     seats: tuple[Seat, ...]
     bonus_cards: tuple[str, ...]
     went_out: str | None  # None: the draw pile ran out (R17-15b)
-    last_discard: Card | None
+    last_discard: LastDiscard | None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -59,11 +77,10 @@ class Table:
     @property
     def rummy17(self) -> bool:
         """R17-15a: the last card discarded by the player going out is a 17."""
-        return (
-            self.went_out is not None
-            and self.last_discard is not None
-            and self.last_discard.value == 17
-        )
+        last = self.last_discard
+        if self.went_out is None or last is None:
+            return False
+        return last.seventeen if isinstance(last, Seventeen) else last.value == 17
 
     @property
     def multiplier(self) -> int:
