@@ -33,6 +33,7 @@ from companion.rules import (
     match_document,
     score_document,
 )
+from companion.rules.events import standings
 from companion.rules.messages import N_, register
 
 bp = Blueprint("api", __name__)
@@ -196,6 +197,12 @@ def score() -> tuple[Response, int]:
 def match() -> tuple[Response, int]:
     """Score a whole match (contract ``match``)."""
     return _answer(match_document, api_models.MatchDocument)
+
+
+@bp.post("/api/v1/standings")
+def event_standings() -> tuple[Response, int]:
+    """The standings of an event of several tables (contract ``standings``, EV-5)."""
+    return _answer(standings, api_models.EventDocument)
 
 
 @bp.post("/api/v1/check")

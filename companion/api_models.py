@@ -45,6 +45,10 @@ MAX_ROUNDS = 500
 MAX_GAMES = 500
 #: The longest card as written (``*R17``, ``*10H``), with room for spaces.
 MAX_CARD = 12
+#: EV-1: 2–200 entrants and 1–20 sessions; a session seats at most 100 tables (200 ÷ 2).
+MAX_ENTRANTS = 200
+MAX_SESSIONS = 20
+MAX_TABLES = 100
 #: A name or an id (the rules core allows names of 40; more is refused here).
 MAX_NAME = 100
 #: Any other text (a title: the store allows 80).
@@ -184,6 +188,23 @@ class MatchDocument(BaseModel):
     games: Games | None = None
     title: Text | None = None
     options: Annotated[dict[str, Any], Field(max_length=MAX_IDS)] | None = None
+
+
+class EventSession(BaseModel):
+    """One session of an event (contract ``standings``): the tables that played."""
+
+    model_config = OPEN
+    tables: Annotated[list[MatchDocument], Field(max_length=MAX_TABLES)] | None = None
+
+
+class EventDocument(BaseModel):
+    """An event of several tables (contract ``standings``, EV-1): game, entrants, sessions."""
+
+    model_config = OPEN
+    game: Name | None = None
+    entrants: Annotated[list[Name], Field(max_length=MAX_ENTRANTS)] | None = None
+    sessions: Annotated[list[EventSession], Field(max_length=MAX_SESSIONS)] | None = None
+    title: Text | None = None
 
 
 class CheckBody(BaseModel):

@@ -30,6 +30,7 @@ from companion.rules import (
     match_document,
     score_document,
 )
+from companion.rules.events import standings
 from companion.rules.messages import N_, register
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -189,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
     p = command("match", "score a whole match: a match document → result JSON", _match)
     p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
+    p = command("standings", "an event of several tables → its standings JSON (EV-5)", _standings)
+    p.add_argument("file", nargs="?", default="-", help="JSON file, or - for standard input")
     p = command("check", "is this a legal meld? exit 0 legal, 1 illegal", _check)
     # No default here, so that an unreadable card can say --game was left out (ids[0] is used).
     p.add_argument(
@@ -280,6 +283,7 @@ def _rescue(args: argparse.Namespace) -> int:
 
 
 _match = _document_command(match_document)
+_standings = _document_command(standings)
 
 
 def _language(args: argparse.Namespace) -> str:

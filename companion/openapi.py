@@ -121,6 +121,41 @@ RESULTS: dict[str, Any] = {
             },
         },
     },
+    "StandingsResult": {
+        "type": "object",
+        "description": "The contract's ``standings`` result (EV-5, EV-6), best first.",
+        "required": ["game", "finished", "standings"],
+        "properties": {
+            "game": {"type": "string"},
+            "finished": {"type": "boolean"},
+            "standings": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": [
+                        "rank",
+                        "name",
+                        "score",
+                        "sessions",
+                        "totals",
+                        "rounds_won",
+                        "missed",
+                        "provisional",
+                    ],
+                    "properties": {
+                        "rank": {"type": "integer"},
+                        "name": {"type": "string"},
+                        "score": {"type": "number"},
+                        "sessions": {"type": "array", "items": {"type": ["number", "null"]}},
+                        "totals": {"type": "integer"},
+                        "rounds_won": {"type": "integer"},
+                        "missed": {"type": "integer"},
+                        "provisional": {"type": "boolean"},
+                    },
+                },
+            },
+        },
+    },
     "MatchResult": {
         "type": "object",
         "description": "The contract's ``match`` result.",
@@ -264,6 +299,7 @@ def document() -> dict[str, Any]:
     models: list[type[BaseModel]] = [
         api_models.Round,
         api_models.MatchDocument,
+        api_models.EventDocument,
         api_models.CheckBody,
         api_models.MatchCreate,
         api_models.TurnBody,
@@ -288,6 +324,13 @@ def document() -> dict[str, Any]:
             },
             "/api/v1/check": {
                 "post": _document_op("Is this a legal meld?", "CheckBody", "Verdict")
+            },
+            "/api/v1/standings": {
+                "post": _document_op(
+                    "The standings of an event of several tables (EV-5)",
+                    "EventDocument",
+                    "StandingsResult",
+                )
             },
             "/api/v1/turn": {
                 "post": _document_op("Is this turn legal?", "TurnBody", "TurnVerdict")

@@ -13,10 +13,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import ENGLISH, Translator, location, render
+from .messages import ENGLISH, Translator, event_location, location, render
 
 #: Fields of a problem that say where it is; shown as JSON keys next to ``message``.
-PLACES = ("player", "meld", "card", "rule", "field", "round")
+PLACES = ("player", "meld", "card", "rule", "field", "round", "session", "table")
 
 
 @dataclass
@@ -31,6 +31,8 @@ class Problem:
     rule: str | None = None
     field: str | None = None
     round: int | None = None
+    session: int | None = None  # an event's session (EV-2)
+    table: int | None = None  # a table of that session
 
     def reason(self, tr: Translator = ENGLISH) -> str:
         """The problem in words, without saying where (for a message next to its field)."""
@@ -38,7 +40,8 @@ class Problem:
 
     def message(self, tr: Translator = ENGLISH) -> str:
         """The problem in words, saying where: ``"round 2: Béla, meld 2: R5 appears twice"``."""
-        return location(self.round, self.player, self.meld, self.field, tr) + self.reason(tr)
+        where = location(self.round, self.player, self.meld, self.field, tr)
+        return event_location(self.session, self.table, tr) + where + self.reason(tr)
 
     def values(self) -> dict[str, Any]:
         """Everything ``render`` needs for this problem's text: its places and parameters."""

@@ -131,6 +131,17 @@ def location(
     return out
 
 
+def event_location(session: int | None, table: int | None, tr: Translator = ENGLISH) -> str:
+    """Where in an event a problem is: ``"session 2, table 3: "`` (EV-2)."""
+    if session is not None and table is not None:
+        return tr.gettext(N_("session {session}, table {table}: ")).format(
+            session=session, table=table
+        )
+    if session is not None:
+        return tr.gettext(N_("session {session}: ")).format(session=session)
+    return ""
+
+
 #: The fields of a player's entry a problem can be about: their leftover cards, their melds.
 PLAYER_FIELDS = {
     "hand": N_("{player}'s hand: "),
