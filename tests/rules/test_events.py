@@ -6,7 +6,6 @@ a person at two tables, table sizes differ by at most one, a seed gives the same
 
 from __future__ import annotations
 
-import copy
 from itertools import combinations
 
 import pytest
@@ -42,7 +41,10 @@ def table(players: list[str], points: list[int], games: int = 1) -> dict:
         "first_dealer": players[0],
         "games": games,
         "rounds": [
-            {"went_out": went_out, "players": [rack(n, p) for n, p in zip(players, points)]}
+            {
+                "went_out": went_out,
+                "players": [rack(n, p) for n, p in zip(players, points, strict=True)],
+            }
         ],
     }
 
