@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import DECKS, Card, Joker, parse_card, split_cards
 from .errors import Collector, EntryError, Problem
+from .events import read_event, seat_session
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
 from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
@@ -68,6 +69,8 @@ __all__ = [
     "Table",
     "Translator",
     "analyse_meld",
+    "read_event",
+    "seat_session",
     "check_meld",
     "check_redeal",
     "check_turn",

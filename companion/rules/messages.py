@@ -174,6 +174,8 @@ def localize(value: Any, tr: Translator) -> Any:
         out["reason"] = render(out["reason_code"], out.get("reason_params") or {}, tr)
     elif "reason" in out and isinstance(out.get("code"), str) and out["code"] in MESSAGES:
         out["reason"] = render(out["code"], out.get("params") or {}, tr)
+    if "fix_code" in out:  # what would make a turn legal (rules/fixes.py)
+        out["fix"] = render(out["fix_code"], out.get("fix_params") or {}, tr)
     if "note_code" in out:  # a remark beside a legal ``check`` verdict (R17-11)
         out["note"] = render(out["note_code"], out.get("note_params") or {}, tr)
     return out

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Joker, Token, card_sort_key
 from .errors import Collector, EntryError, Problem
+from .fixes import fix_fields
 from .game import turn_object
 from .holdings import Limits
 from .messages import N_, NN_, register
@@ -153,6 +154,7 @@ def problem_json(problem: Problem) -> dict[str, Any]:
             out[place] = value
     out["code"] = problem.code
     out["params"] = problem.values()
+    out.update(fix_fields(problem, out["params"]))
     return out
 
 
