@@ -11,8 +11,6 @@ import gettext
 from functools import cache
 from pathlib import Path
 
-from babel.numbers import format_decimal
-
 from companion.rules import ENGLISH, Translator
 
 #: The languages the app speaks (contract: ``--lang``), English first.
@@ -55,6 +53,8 @@ def lang_of(tr: Translator) -> str:
 
 def number(n: int, tr: Translator = ENGLISH) -> str:
     """A figure or total as the language writes it (Babel): ``1 234``, ``-5``."""
+    from babel.numbers import format_decimal  # Babel's locale data: only when a page asks
+
     return str(format_decimal(n, locale=lang_of(tr)))
 
 
@@ -62,6 +62,8 @@ def signed(n: int, tr: Translator = ENGLISH) -> str:
     """A score with its sign, as the language writes it: ``+12``, ``-3``, ``0``."""
     if not n:
         return number(0, tr)
+    from babel.numbers import format_decimal
+
     return str(format_decimal(n, format="+#,##0;-#,##0", locale=lang_of(tr)))
 
 

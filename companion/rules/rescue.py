@@ -19,8 +19,6 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from ortools.sat.python import cp_model
-
 from .cards import DECKS, Card, Joker, Token, card_sort_key, parse_card
 from .errors import EntryError
 from .messages import NN_, register
@@ -155,6 +153,10 @@ def _variants(game: str, have: Counter[Card], free: int) -> list[Variant]:
 
 def _solve(usable: Sequence[Variant], have: Counter[Card], free: int) -> list[int]:
     """How often each variant is laid so that the most cards are placed (CP-SAT, exact)."""
+    # OR-Tools (and the pandas it pulls in) loads only when a rescue is asked for: the other
+    # commands answer in a blink (bench/startup.py).
+    from ortools.sat.python import cp_model
+
     model = cp_model.CpModel()
     laid = [
         model.new_int_var(0, min(have[f] // n for f, n in v.tiles().items()), f"x{i}")
