@@ -36,6 +36,12 @@ class Catalogue:
     def ngettext(self, singular: str, plural: str, n: int, /) -> str:
         return self._words.ngettext(singular, plural, n)
 
+    def pgettext(self, context: str, message: str, /) -> str:
+        return self._words.pgettext(context, message)
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /) -> str:
+        return self._words.npgettext(context, singular, plural, n)
+
     def __repr__(self) -> str:
         return f"translator({self.lang!r})"
 

@@ -16,6 +16,7 @@ from companion import catalogues as numbers
 from companion.catalogues import DEFAULT, LANGUAGES, best
 from companion.catalogues import translator as catalogue
 from companion.rules import Translator
+from companion.rules.messages import game_words
 
 COOKIE = "companion_lang"
 COOKIE_AGE = 60 * 60 * 24 * 400
@@ -87,4 +88,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["when"] = lambda value: format_datetime(value, "short")
     app.jinja_env.globals["languages"] = NATIVE
     app.jinja_env.globals["lang_url"] = lang_url
+    # gw(game, text, **values): the words of the game's own box (msgctxt per game, issue 16).
+    app.jinja_env.globals["gw"] = lambda game, text, **values: game_words(translator())(
+        game, text, **values
+    )
     app.context_processor(lambda: {"html_lang": select_locale()})

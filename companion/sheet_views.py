@@ -73,7 +73,9 @@ def _rules_url() -> str | None:
 
 def _history(match: Match, tr: Translator) -> list[dict[str, Any]]:
     """The match's corrections in the request's language, oldest first."""
-    return [{"when": e["when"], "what": store.describe(e, tr)} for e in store.history(match)]
+    return [
+        {"when": e["when"], "what": store.describe(e, tr, match.game)} for e in store.history(match)
+    ]
 
 
 def _made(key: str, kind: str, arguments: dict[str, Any]) -> bytes:

@@ -761,15 +761,15 @@ def history_page(
     return entries, pages
 
 
-def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
-    """A history entry in words, in the language of ``tr``."""
+def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH, game: str | None = None) -> str:
+    """A history entry in words, in the language of ``tr`` and the words of ``game``'s box."""
     params = dict(entry.get("params") or {})
     params.pop("undo", None)  # the deleted round itself, kept for undoing
     if entry["code"] not in MESSAGES:  # written by a newer version of the app
         return render("legacy-note", {"text": entry["code"]}, tr)
     if "changes" in params:
         params["changes"] = "; ".join(_describe_change(c, tr) for c in params["changes"])
-    return render(entry["code"], params, tr)
+    return render(entry["code"], params, tr, context=game)
 
 
 def _describe_change(change: Mapping[str, Any], tr: Translator) -> str:

@@ -38,7 +38,8 @@ def main(argv: list[str]) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX)
         pot = TRANSLATIONS / "messages.pot"
         extract = [str(BIN / "pybabel"), "extract", "-F", "babel.cfg", "-k", "_l", "-k", "N_"]
-        extract += ["-k", "NN_:1,2", "--sort-output", "--no-location", "-o", str(pot), "."]
+        extract += ["-k", "NN_:1,2", "-k", "P_:1c,2", "-k", "NP_:1c,2,3", "-k", "gw:2"]
+        extract += ["--sort-output", "--no-location", "-o", str(pot), "."]
         subprocess.run(extract, cwd=ROOT, check=True, capture_output=True)
         update = [str(BIN / "pybabel"), "update", "-i", str(pot), "-d", str(TRANSLATIONS)]
         update += ["--no-fuzzy-matching", "--ignore-obsolete"]

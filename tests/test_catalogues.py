@@ -17,7 +17,20 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("hu", "de", "bg")
-KEYWORDS = ("-k", "_l", "-k", "N_", "-k", "NN_:1,2")
+KEYWORDS = (
+    "-k",
+    "_l",
+    "-k",
+    "N_",
+    "-k",
+    "NN_:1,2",
+    "-k",
+    "P_:1c,2",
+    "-k",
+    "NP_:1c,2,3",
+    "-k",
+    "gw:2",
+)
 # {name}, {name!r}, %(name)s, %(name)d — and an escaped brace, which must stay escaped.
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[a-z_0-9]*(?:![rs])?\}|%\([a-z_]+\)[sd]")
 

@@ -21,11 +21,15 @@ from typing import Any, Protocol
 
 
 class Translator(Protocol):
-    """What ``render`` needs of a translation catalogue (gettext's two calls)."""
+    """What ``render`` needs of a translation catalogue (gettext's calls, with contexts)."""
 
     def gettext(self, message: str, /) -> str: ...
 
     def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
+
+    def pgettext(self, context: str, message: str, /) -> str: ...
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /) -> str: ...
 
 
 class _English:
@@ -35,6 +39,12 @@ class _English:
     def ngettext(self, singular: str, plural: str, n: int, /) -> str:
         return singular if n == 1 else plural
 
+    def pgettext(self, context: str, message: str, /) -> str:
+        return message
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /) -> str:
+        return singular if n == 1 else plural
+
 
 ENGLISH: Translator = _English()
 
@@ -42,6 +52,55 @@ ENGLISH: Translator = _English()
 def N_(text: str) -> str:
     """Mark a text for extraction; it is translated when rendered."""
     return text
+
+
+#: (context, English text): the texts a game's edition says in words of its own. The context
+#: is the game's id (its ``msgctxt``); elsewhere the text has one translation for every game.
+IN_CONTEXT: set[tuple[str, str]] = set()
+
+
+def P_(context: str, text: str) -> str:
+    """Mark a text that the game ``context`` says in words of its own (issue 16: Rummy 17 calls
+    a deal a *game*, hu *játék*, where the tile games say *round*)."""
+    IN_CONTEXT.add((context, text))
+    return text
+
+
+def NP_(context: str, singular: str, plural: str) -> str:
+    """``P_`` for a text with a plural form (marked by its singular)."""
+    IN_CONTEXT.add((context, singular))
+    return singular
+
+
+def say(tr: Translator, context: str | None, text: str) -> str:
+    """``text`` through ``tr``, in the game's own words where its edition has them."""
+    if context is not None and (context, text) in IN_CONTEXT:
+        return tr.pgettext(context, text)
+    return tr.gettext(text)
+
+
+def nsay(tr: Translator, context: str | None, singular: str, plural: str, n: int) -> str:
+    """``say`` for a text with a plural form."""
+    if context is not None and (context, singular) in IN_CONTEXT:
+        return tr.npgettext(context, singular, plural, n)
+    return tr.ngettext(singular, plural, n)
+
+
+def game_words(tr: Translator) -> Any:
+    """A template's ``gw(game, text, **values)``: ``text`` in the game's own words (``say``).
+
+    ``game`` is a game, its descriptor or its id. With values the text comes filled in
+    (``%(n)s``); without, as a template the caller fills (the sheets' ``|format``).
+    """
+
+    def gw(game: Any, text: str, **values: Any) -> str:
+        context = game if isinstance(game, str) else getattr(game, "id", None)
+        if isinstance(game, Mapping):
+            context = game.get("id")
+        said = say(tr, context, text)
+        return said % values if values else said
+
+    return gw
 
 
 def NN_(singular: str, plural: str, count: str) -> tuple[str, str, str]:
@@ -97,17 +156,20 @@ def join(items: Sequence[str], tr: Translator = ENGLISH, *, word: str = "and") -
     return last.format(a=", ".join(items[:-1]), b=items[-1])
 
 
-def render(code: str, params: Mapping[str, Any], tr: Translator = ENGLISH) -> str:
-    """The sentence for ``code`` with ``params`` filled in, through ``tr``."""
+def render(
+    code: str, params: Mapping[str, Any], tr: Translator = ENGLISH, context: str | None = None
+) -> str:
+    """The sentence for ``code`` with ``params`` filled in, through ``tr``; ``context`` is the
+    game whose own words it uses where its edition differs (``P_``)."""
     text = MESSAGES.get(code)
     if text is None:
         raise KeyError(f"no message for the code {code!r}")
     values = {k: _value(k, v, tr) for k, v in params.items()}
     if isinstance(text, tuple):
         singular, plural, count = text
-        template = tr.ngettext(singular, plural, int(params[count]))
+        template = nsay(tr, context, singular, plural, int(params[count]))
     else:
-        template = tr.gettext(text)
+        template = say(tr, context, text)
     return template.format(**values)
 
 

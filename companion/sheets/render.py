@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 
 from companion.reference import link_clauses
 from companion.rules import EntryError, Game, Translator
-from companion.rules.messages import N_, register
+from companion.rules.messages import N_, game_words, register
 
 register(
     {
@@ -120,7 +120,13 @@ def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> byt
     html = (
         environment()
         .get_template(template)
-        .render(paper=PAPERS[check_paper(paper)], _=tr.gettext, ngettext=tr.ngettext, **context)
+        .render(
+            paper=PAPERS[check_paper(paper)],
+            _=tr.gettext,
+            ngettext=tr.ngettext,
+            gw=game_words(tr),
+            **context,
+        )
     )
     dirs = template_dirs()
     base = dirs[0] if dirs else Path.cwd()

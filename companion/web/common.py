@@ -204,4 +204,4 @@ def changed_since(match: Match, revision: int | None) -> list[str]:
     entries = store.history(match)
     newer = match.revision - revision if revision is not None else 1
     tr = translator()
-    return [store.describe(e, tr) for e in entries[-newer:]] if newer > 0 else []
+    return [store.describe(e, tr, match.game) for e in entries[-newer:]] if newer > 0 else []

@@ -282,7 +282,7 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
             {
                 "id": h["id"],
                 "when": h["when"],
-                "text": store.describe(h, tr),
+                "text": store.describe(h, tr, match.game),
                 "undo": h["id"] in undo,
             }
             for h in entries

@@ -19,6 +19,7 @@ from .play import BONUS_DRAWN
 from .referee import check_rummy17_meld
 from .scoring import score_game
 from .turn import check_rummy17_turn
+from .words import WORDS  # noqa: F401  (its own words: a deal is a game, issue 16)
 
 
 class Rummy17(Game):

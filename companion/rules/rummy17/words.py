@@ -1,0 +1,58 @@
+"""Rummy 17's own words where its box differs from the tile games' (issue 16).
+
+Piatnik's Rummy 17 calls one deal a **game** (hu *játék*, de *Spiel*; bg *игра*), from the deal
+to the end (R17-15); Rummikub, Rummy-O and Manipulation say *round*. Each text below keeps its
+English and gets a translation of its own in the message context ``rummy17`` (``P_``); pages,
+sheets and the history ask for it through the game's id (``messages.say``).
+"""
+
+from __future__ import annotations
+
+from ..messages import NP_, P_
+
+WORDS = (
+    # the scoreboard
+    P_("rummy17", "Round"),
+    P_("rummy17", "Round %(n)s breakdown"),
+    P_("rummy17", "Enter round %(n)s"),
+    P_("rummy17", "One more round"),
+    P_("rummy17", "Scores per round and player"),
+    P_("rummy17", "Tap a round for its breakdown."),
+    P_("rummy17", "Round %(n)s: %(dealer)s deals, %(starts)s starts."),
+    P_("rummy17", "Round %(n)s of %(of)s: %(dealer)s deals, %(starts)s starts."),
+    NP_("rummy17", "%(played)d of %(num)d round", "%(played)d of %(num)d rounds"),
+    # the round form, breakdown and deletion
+    P_("rummy17", "Round %(n)s"),
+    P_("rummy17", "Edit round %(n)s"),
+    P_("rummy17", "Save round %(n)s"),
+    P_("rummy17", "How the round ended"),
+    P_("rummy17", "Delete round %(n)s?"),
+    P_("rummy17", "Delete round %(n)s"),
+    P_(
+        "rummy17",
+        "Round %(n)s was saved on another phone while you were typing; nothing was saved from "
+        "this one.",
+    ),
+    P_(
+        "rummy17",
+        "Everything you typed is still here. Keep yours to replace their round %(n)s with it, "
+        "or keep theirs and drop what you typed.",
+    ),
+    P_("rummy17", "See their round %(n)s"),
+    # the history
+    P_("rummy17", "Round {number} added"),
+    P_("rummy17", "Round {number} edited: {changes}"),
+    P_("rummy17", "Round {number} saved again with the same cards and choices"),
+    P_("rummy17", "Round {number} deleted"),
+    P_("rummy17", "Round {number} deleted; round {next} is now round {number}"),
+    P_("rummy17", "Round {number} deleted; rounds {first}–{last} renumbered"),
+    P_("rummy17", "Round {number} deleted earlier is back (undone)"),
+    # the meld check: Rummy 17's box says sor/szett (hu), Satz (de); the tile games' boxes
+    # say sorozat/csoport, Gruppe (rummikub-hu.txt), the text without a context
+    P_("rummy17", "Legal: a set"),
+    P_("rummy17", "Legal: a run"),
+    P_("rummy17", "Legal: a set or a run"),
+    # the sheet
+    P_("rummy17", "Standings after round %(n)d"),
+    P_("rummy17", "next: round %(n)d, dealer %(p)s"),
+)

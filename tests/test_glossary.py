@@ -1,0 +1,71 @@
+"""The glossary's words per game hold in the catalogues (docs/glossary.md, issue 16): in a
+game's message context no translation uses another game's word where the glossary says
+otherwise, and every context the source uses has a row in the glossary."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from companion.rules import games
+from companion.rules.messages import IN_CONTEXT
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("hu", "de", "bg")
+
+
+def rows() -> list[dict[str, str]]:
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    section = text.split("## Words per game: message contexts", 1)[1]
+    out = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 8 and cells[0] in {g.id for g in games()}:
+            keys = ("context", "term", "hu", "de", "bg", "not hu", "not de", "not bg")
+            out.append(dict(zip(keys, cells, strict=True)))
+    return out
+
+
+def catalogue(lang: str):  # noqa: ANN201
+    with (ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po").open(
+        "rb"
+    ) as f:
+        return read_po(f, locale=lang)
+
+
+def test_the_glossary_has_rows_for_every_context_in_use() -> None:
+    contexts = {context for context, _ in IN_CONTEXT}
+    assert contexts and contexts <= {row["context"] for row in rows()}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_translation_in_a_games_context_uses_another_games_word(lang: str) -> None:
+    wrong = []
+    cat = catalogue(lang)
+    for row in rows():
+        forbidden = row[f"not {lang}"]
+        if forbidden in ("", "—"):
+            continue
+        pattern = re.compile(rf"\b{re.escape(forbidden)}", re.IGNORECASE)
+        for message in cat:
+            if message.context != row["context"]:
+                continue
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            wrong += [(message.id, t) for t in texts if pattern.search(t or "")]
+    assert not wrong
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_text_in_a_context_is_translated_in_the_glossarys_word(lang: str) -> None:
+    cat = catalogue(lang)
+    game = next(r for r in rows() if r["term"].startswith("game"))
+    said = [
+        m.string if isinstance(m.string, str) else m.string[0]
+        for m in cat
+        if m.context == game["context"]
+        and "round" in (m.id if isinstance(m.id, str) else m.id[0]).lower()
+    ]
+    assert said and all(re.search(game[lang], s, re.IGNORECASE) for s in said)
