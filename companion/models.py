@@ -10,7 +10,15 @@ History entries are codes with parameters, rendered in the reader's language.
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Dialect, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Dialect,
+    TypeDecorator,
+    UniqueConstraint,
+)
 from sqlmodel import Field, Relationship, SQLModel
 
 TOKEN_LENGTH = 64
@@ -151,4 +159,74 @@ class IdempotencyKey(SQLModel, table=True):
 
     match: Match | None = Relationship(
         sa_relationship_kwargs={"cascade": "save-update, merge", "lazy": "joined"}
+    )
+
+
+SEATING_LENGTH = 10
+
+
+class Event(SQLModel, table=True):
+    """A club night or tournament (EV-1): one game, its entrants and its sessions.
+
+    A thin layer over matches: each table of a session is an ordinary ``Match``
+    (``EventTable``), and the standings are computed by the rules core from the tables' match
+    results (EV-5), never stored. ``withdrawn`` entrants sit out the sessions seated after
+    they left; ``log`` is the event's own history (seating, entrants), codes with parameters.
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    created: datetime = _when()
+    title: str | None = Field(default=None, max_length=TITLE_LENGTH)
+    game: str = Field(max_length=GAME_LENGTH)
+    entrants: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    withdrawn: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    sessions: int  # planned sessions, 1–20 (EV-1)
+    rounds: int | None = None  # per table and session; None: one per seat (EV-1)
+    size: int = 4  # the preferred table size (EV-2)
+    seating: str = Field(default="draw", max_length=SEATING_LENGTH)  # EV-3
+    edit_token: str = Field(max_length=TOKEN_LENGTH, unique=True, index=True)
+    view_token: str = Field(max_length=TOKEN_LENGTH, unique=True, index=True)
+    revision: int = 1
+    log: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+
+    tables: list["EventTable"] = Relationship(
+        back_populates="event",
+        sa_relationship_kwargs={
+            "order_by": "(EventTable.session, EventTable.number)",
+            "cascade": "all, delete-orphan",
+        },
+    )
+
+
+class EventTable(SQLModel, table=True):
+    """One table of one session of an event: an ordinary match (EV-4) and the seed it was
+    drawn with (EV-3), so the seating can be shown again."""
+
+    __tablename__ = "event_table"
+    __table_args__ = (UniqueConstraint("event_id", "session", "number", name="uq_event_table"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int | None = Field(
+        default=None, foreign_key="event.id", index=True, ondelete="CASCADE", nullable=False
+    )
+    session: int
+    number: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    match_id: int | None = Field(
+        default=None, foreign_key="match.id", index=True, ondelete="CASCADE", nullable=False
+    )
+
+    event: Event | None = Relationship(back_populates="tables")
+    match: Match | None = Relationship(sa_relationship_kwargs={"lazy": "joined"})
+
+
+class RetiredTable(SQLModel, table=True):
+    """The edit token of a table that was re-drawn before play (EV-3): its link then says so
+    and points to the new seating instead of being unknown."""
+
+    __tablename__ = "retired_table"
+
+    token: str = Field(max_length=TOKEN_LENGTH, primary_key=True)
+    event_id: int | None = Field(
+        default=None, foreign_key="event.id", index=True, ondelete="CASCADE", nullable=False
     )

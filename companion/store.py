@@ -472,8 +472,12 @@ def create_match(
     title: str | None = None,
     device: str | None = None,
     once: Once | None = None,
+    commit: bool = True,
 ) -> Match:
     """Start a match of ``game``: names in seat order (clockwise), the first dealer, its length.
+
+    ``commit`` False leaves the new match in the caller's transaction (an event seats all
+    its tables at once, or none).
 
     ``games`` None gives the game's default length (one round per player, D17-7, DK-3,
     DO-5), or no length for a game played to a target (MR-16).
@@ -505,7 +509,8 @@ def create_match(
     session.add(match)
     _started(session, match, "match-started", seats, first_dealer, match.games)
     _remember(session, once, match)
-    _commit(session)
+    if commit:
+        _commit(session)
     return match
 
 

@@ -266,7 +266,7 @@ def read_event(doc: object) -> Event:
         )
     game = get_game(doc.get("game"))
     with about(field="entrants"):
-        entrants = _read_entrants(doc.get("entrants"))
+        entrants = read_entrants(doc.get("entrants"))
     raw_sessions = doc.get("sessions", [])
     if not isinstance(raw_sessions, list):
         raise EntryError("event-sessions-not-list", field="sessions")
@@ -298,7 +298,7 @@ def read_event(doc: object) -> Event:
     return Event(game, entrants, tuple(sessions))
 
 
-def _read_entrants(raw: object) -> tuple[str, ...]:
+def read_entrants(raw: object) -> tuple[str, ...]:
     """EV-1: 2 to 200 unique, non-empty names of at most 40 characters."""
     if not isinstance(raw, list):
         raise EntryError("event-entrants-not-list")

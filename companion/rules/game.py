@@ -201,6 +201,13 @@ class Game:
             return seats[(seats.index(chosen) - 1) % len(seats)]
         return chosen
 
+    def first_seat_of(self, seats: Sequence[str], dealer: str) -> str:
+        """Whom a round is told by: its dealer, or who starts where the game asks for the
+        starter (RK-2, RO-3: nobody deals; the seat after the dealer starts)."""
+        if self.first_seat == "starter":
+            return seats[(seats.index(dealer) + 1) % len(seats)]
+        return dealer
+
     # --- the shells' view ---------------------------------------------------------------
 
     def descriptor(self) -> dict[str, Any]:

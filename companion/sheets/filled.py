@@ -23,7 +23,6 @@ from companion.rules import (
     Translator,
     dealer_of,
     get_game,
-    left_of,
     match_document,
 )
 
@@ -33,6 +32,7 @@ from .render import (
     game_macros,
     heads_fit,
     render_pdf,
+    render_pdfs,
     short_labels,
 )
 
@@ -71,7 +71,7 @@ class RoundRow:
 
 def _seat(game: Game, dealer: str, seats: Sequence[str]) -> str:
     """Who a round's row names: its dealer, or who starts where the game asks for the starter."""
-    return left_of(seats, dealer) if game.first_seat == "starter" else dealer
+    return game.first_seat_of(seats, dealer)
 
 
 def _named(value: object) -> int:
@@ -248,3 +248,20 @@ def match_sheet_from_document(doc: object, paper: str = "a4", tr: Translator = E
         match_document(doc)  # the rules core says what is wrong, as `companion match` does
         raise EntryError("not-object", what="a match")  # pragma: no cover - raised above
     return match_sheet(doc, paper=paper, tr=tr)
+
+
+def match_sheets(
+    matches: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    *,
+    paper: str = "a4",
+    tr: Translator = ENGLISH,
+) -> bytes:
+    """Several matches' filled sheets, one after the other in one PDF (an event's tables).
+
+    ``matches``: each match document with its result (the store's keeps the dealers).
+    """
+    paper = check_paper(paper)
+    parts = [
+        ("sheets/match.html", match_view(doc, result=result, tr=tr)) for doc, result in matches
+    ]
+    return render_pdfs(parts, paper, tr)

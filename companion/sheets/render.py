@@ -19,6 +19,7 @@ register(
         "sheet-paper": N_("paper must be a4 or letter, not {paper!r}"),
         "sheet-seats": N_("{game_name} is for {low} to {high} players, not {count} ({rule})"),
         "sheet-rounds": N_("rounds must be a whole number from 1 to {high}"),
+        "sheet-nothing": N_("there is no sheet to print yet"),
         "sheet-name-too-long": N_("the name {name}… is longer than {limit} characters"),
     }
 )
@@ -113,11 +114,25 @@ def heads_fit(heads: Sequence[dict[str, str]], across: int, tr: Translator) -> b
     return max(len(w) for w in words) * LETTER_MM <= FIGURES_WIDTH_MM / across
 
 
-def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> bytes:
-    """Fill ``template`` in the table's language and draw it on ``paper`` as PDF bytes."""
-    from weasyprint import HTML  # imported late: `companion score` should not pay for it
+def render_pdfs(parts: Sequence[tuple[str, dict[str, Any]]], paper: str, tr: Translator) -> bytes:
+    """Several filled templates, their pages one after the other in one PDF."""
+    from weasyprint import HTML
 
-    html = (
+    dirs = template_dirs()
+    base = dirs[0] if dirs else Path.cwd()
+    documents = [
+        HTML(string=_html(template, paper, tr, context), base_url=str(base)).render()
+        for template, context in parts
+    ]
+    if not documents:
+        raise EntryError("sheet-nothing")
+    pages = [page for document in documents for page in document.pages]
+    data: bytes = documents[0].copy(pages).write_pdf()
+    return data
+
+
+def _html(template: str, paper: str, tr: Translator, context: dict[str, Any]) -> str:
+    return (
         environment()
         .get_template(template)
         .render(
@@ -128,6 +143,13 @@ def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> byt
             **context,
         )
     )
+
+
+def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> bytes:
+    """Fill ``template`` in the table's language and draw it on ``paper`` as PDF bytes."""
+    from weasyprint import HTML  # imported late: `companion score` should not pay for it
+
+    html = _html(template, paper, tr, context)
     dirs = template_dirs()
     base = dirs[0] if dirs else Path.cwd()
     data: bytes = HTML(string=html, base_url=str(base)).write_pdf()

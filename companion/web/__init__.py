@@ -17,7 +17,16 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web import offline, pages, players, referee, reference, rounds, timer
+    from companion.web import (
+        events,
+        offline,
+        pages,
+        players,
+        referee,
+        reference,
+        rounds,
+        timer,
+    )
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
@@ -26,3 +35,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(referee.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(offline.bp)
+    app.register_blueprint(events.bp)

@@ -7,11 +7,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import segno
-from flask import abort, url_for
+from flask import abort, make_response, render_template, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from companion import store
+from companion import events, store
 from companion.db import get_session
 from companion.forms import RoundForm
 from companion.i18n import translator
@@ -39,6 +39,10 @@ def page_context() -> dict[str, Any]:
 def by_edit(edit: str) -> Match:
     match = store.get_by_edit_token(get_session(), edit)
     if match is None:
+        event = events.retired(get_session(), edit)
+        if event is not None:  # EV-3: the table was drawn again; say so, show the new one
+            page = render_template("events/retired.html", event=event)
+            abort(make_response(page, 410))
         abort(404, description=_("There is no match at this link."))
     return match
 

@@ -1,0 +1,415 @@
+"""Club nights and tournaments kept by the app: an event over ordinary matches (EV-1…EV-7).
+
+The one place that writes an event: create it, seat a session (every table an ordinary match,
+started through ``store.create_match``), re-draw a session before play, add or withdraw an
+entrant. Writes claim the event's next revision (compare and set), so of two organisers'
+phones acting on the same revision one wins and the other is told. Standings are never
+stored: the rules core computes them from the tables' match results (``rules.events``),
+cached per (event, revision, the tables' revisions), which holds across server processes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session, col, select
+
+from companion import store
+from companion.cache import LRU
+from companion.models import Event, EventTable, Match, RetiredTable, utcnow
+from companion.rules import EntryError, Translator, get_game
+from companion.rules.events import (
+    METHODS,
+    MOST_SESSIONS,
+    met_pairs,
+    read_entrants,
+    seat_session,
+    standings,
+    table_sizes,
+)
+from companion.rules.messages import ENGLISH, N_, NN_, register, render
+from companion.rules.seating import NAME_LIMIT
+
+register(
+    {
+        "event-sessions-count": N_("an event has 1 to {most} sessions, not {count} (EV-1)"),
+        "event-rounds-count": N_("rounds per table must be a whole number, 1 to {most}"),
+        "event-all-seated": NN_(
+            "all {count} session is seated already (EV-1)",
+            "all {count} sessions are seated already (EV-1)",
+            "count",
+        ),
+        "event-nothing-seated": N_("no session is seated yet"),
+        "event-session-started": N_(
+            "session {session} has started (a table saved a round): its seating stays (EV-3)"
+        ),
+        "event-entrant-unknown": N_("{name} is not an entrant of this event"),
+        "event-entrant-withdrawn": N_("{name} has withdrawn already"),
+        "event-title-long": N_("the title is longer than {limit} characters"),
+        # the event's history
+        "event-created": NN_(
+            "Event started: {count} entrant, {sessions} sessions",
+            "Event started: {count} entrants, {sessions} sessions",
+            "count",
+        ),
+        "event-seated": NN_(
+            "Session {session} seated at {count} table",
+            "Session {session} seated at {count} tables",
+            "count",
+        ),
+        "event-redrawn": N_("Session {session} drawn again before play"),
+        "event-joined": N_("{name} joined"),
+        "event-withdrew": N_("{name} withdrew"),
+        "event-back": N_("{name} is back"),
+        "event-table-change": N_("Session {session}, table {table}: {what}"),
+    }
+)
+
+MOST_ROUNDS = 60  # per table and session: the match form's limit
+TITLE_LIMIT = 80
+#: Standings computed once per (event, revision, the tables' revisions) in each process.
+STANDINGS: LRU[str] = LRU(256)
+
+
+class EventError(EntryError):
+    """An event write refused in words (nothing was changed)."""
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def by_edit_token(session: Session, token: str) -> Event | None:
+    """The event with this organiser's token, or None."""
+    if not store.TOKEN.fullmatch(token or ""):
+        return None
+    return session.exec(select(Event).where(Event.edit_token == token)).first()
+
+
+def by_view_token(session: Session, token: str) -> Event | None:
+    """The event with this read-only token, or None."""
+    if not store.TOKEN.fullmatch(token or ""):
+        return None
+    return session.exec(select(Event).where(Event.view_token == token)).first()
+
+
+def retired(session: Session, token: str) -> Event | None:
+    """The event whose table had this edit token before it was drawn again (EV-3), or None."""
+    if not store.TOKEN.fullmatch(token or ""):
+        return None
+    row = session.get(RetiredTable, token)
+    return session.get(Event, row.event_id) if row is not None else None
+
+
+def sessions_of(event: Event) -> list[list[EventTable]]:
+    """The seated sessions, each its tables in order."""
+    out: list[list[EventTable]] = []
+    for table in sorted(event.tables, key=lambda t: (t.session, t.number)):
+        while len(out) < table.session:
+            out.append([])
+        out[table.session - 1].append(table)
+    return out
+
+
+def started(tables: list[EventTable]) -> bool:
+    """A session has started once any of its tables saved a round (EV-3: seating stays)."""
+    return any(t.match is not None and t.match.rounds for t in tables)
+
+
+def present(event: Event) -> list[str]:
+    """The entrants who take part in the next session (EV-1: not withdrawn)."""
+    gone = {n.casefold() for n in event.withdrawn}
+    return [n for n in event.entrants if n.casefold() not in gone]
+
+
+def document(event: Event) -> dict[str, Any]:
+    """The contract's event document (``standings``) from the tables' match documents."""
+    sessions = []
+    for tables in sessions_of(event):
+        docs = []
+        for table in tables:
+            assert table.match is not None
+            doc = store.as_document(table.match)
+            doc.pop("game", None)
+            doc.pop("title", None)
+            docs.append(doc)
+        sessions.append({"tables": docs})
+    return {"game": event.game, "entrants": list(event.entrants), "sessions": sessions}
+
+
+def version(session: Session, event: Event) -> str:
+    """What the standings depend on: the event's revision and every table's (one query)."""
+    query = (
+        select(func.count(), func.coalesce(func.sum(Match.revision), 0))
+        .select_from(EventTable)
+        .join(Match, col(Match.id) == col(EventTable.match_id))
+        .where(EventTable.event_id == event.id)
+    )
+    count, total = session.exec(query).one()
+    return f"{event.id}:{event.view_token}:{event.revision}:{count}:{total}"
+
+
+def result(session: Session, event: Event) -> dict[str, Any]:
+    """The contract's standings of the event now (EV-5, EV-6), a fresh copy each call."""
+    key = version(session, event)
+    cached = STANDINGS.get(key)
+    if cached is None:
+        cached = json.dumps(standings(document(event)), ensure_ascii=False)
+        STANDINGS.put(key, cached)
+    out: dict[str, Any] = json.loads(cached)
+    out["sessions"] = event.sessions
+    out["seated"] = len(sessions_of(event))
+    # EV-7: the event is finished when every table of its last session is finished.
+    out["finished"] = out["finished"] and out["seated"] == event.sessions
+    return out
+
+
+def history(event: Event, tr: Translator = ENGLISH) -> list[dict[str, Any]]:
+    """The event's own entries and every edit at its tables (EV-7), newest first, in words."""
+    entries = [{"when": e["when"], "what": render(e["code"], e["params"], tr)} for e in event.log]
+    for tables in sessions_of(event):
+        for table in tables:
+            assert table.match is not None
+            for change in store.history(table.match):
+                if not change["code"].startswith("round-") or change["code"] == "round-added":
+                    continue
+                what = store.describe(change, tr, event.game)
+                params = {"session": table.session, "table": table.number, "what": what}
+                when = change["when"].isoformat() if change["when"] else ""
+                entries.append({"when": when, "what": render("event-table-change", params, tr)})
+    return sorted(entries, key=lambda e: e["when"], reverse=True)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def create_event(
+    session: Session,
+    *,
+    game: str,
+    entrants: object,
+    sessions: object,
+    rounds: object = None,
+    size: object = 4,
+    seating: str = "draw",
+    title: str | None = None,
+) -> Event:
+    """Start an event (EV-1): every problem of the entries at once; nothing stored on error."""
+    kind = get_game(game)
+    problems: list[EntryError] = []
+
+    def check(run: Any) -> Any:
+        try:
+            return run()
+        except EntryError as err:
+            problems.append(err)
+            return None
+
+    names = check(lambda: read_entrants(entrants))
+    if not isinstance(sessions, int) or isinstance(sessions, bool) or not 1 <= sessions <= 20:
+        problems.append(
+            EventError("event-sessions-count", field="sessions", most=MOST_SESSIONS, count=sessions)
+        )
+    if rounds is not None and (
+        not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MOST_ROUNDS
+    ):
+        problems.append(EventError("event-rounds-count", field="rounds", most=MOST_ROUNDS))
+    if not isinstance(size, int) or isinstance(size, bool):
+        size = 0
+    if seating not in METHODS:
+        problems.append(
+            EventError(
+                "event-method-unknown",
+                field="seating",
+                rule="EV-3",
+                method=seating,
+                methods=", ".join(METHODS),
+            )
+        )
+    if names is not None:
+        check(lambda: table_sizes(len(names), kind, int(size)))
+    if title is not None and len(title.strip()) > TITLE_LIMIT:
+        problems.append(EventError("event-title-long", field="title", limit=TITLE_LIMIT))
+    if problems:
+        raise EntryError.of([p for err in problems for p in err.problems])
+    assert names is not None and isinstance(sessions, int) and isinstance(size, int)
+    event = Event(
+        title=(title or "").strip() or None,
+        game=kind.id,
+        entrants=list(names),
+        withdrawn=[],
+        sessions=sessions,
+        rounds=rounds if isinstance(rounds, int) else None,
+        size=size,
+        seating=seating,
+        edit_token=store.new_token(),
+        view_token=store.new_token(),
+        revision=1,
+        log=[_entry("event-created", count=len(names), sessions=sessions)],
+    )
+    session.add(event)
+    session.commit()
+    return event
+
+
+def _entry(code: str, **params: Any) -> dict[str, Any]:
+    return {"when": utcnow().isoformat(), "code": code, "params": params}
+
+
+@contextmanager
+def _writing(session: Session, event: Event, revision: int | None) -> Iterator[None]:
+    """Claim the event's next revision (compare and set), run the writes, commit; all or none."""
+    expected = event.revision
+    if revision is not None and revision != expected:
+        raise store.StaleRevision(expected)
+    claim = (
+        update(Event)
+        .where(col(Event.id) == event.id, col(Event.revision) == expected)
+        .values(revision=expected + 1)
+    )
+    try:
+        claimed = session.connection().execute(claim).rowcount
+    except OperationalError:
+        claimed = 0
+    if claimed != 1:
+        session.rollback()
+        session.refresh(event)
+        raise store.StaleRevision(event.revision)
+    set_committed_value(event, "revision", expected + 1)
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    session.refresh(event)
+
+
+def _log(event: Event, code: str, **params: Any) -> None:
+    event.log = [*copy.deepcopy(event.log), _entry(code, **params)]
+
+
+def seat_next(session: Session, event: Event, revision: int | None = None) -> list[EventTable]:
+    """Seat the next session (EV-2, EV-3): one ordinary match per table, all or none."""
+    seated = sessions_of(event)
+    if len(seated) >= event.sessions:
+        raise EventError("event-all-seated", count=event.sessions)
+    number = len(seated) + 1
+    with _writing(session, event, revision):
+        tables = _seat(session, event, number, seated)
+        _log(event, "event-seated", session=number, count=len(tables))
+    return tables
+
+
+def redraw(session: Session, event: Event, revision: int | None = None) -> list[EventTable]:
+    """Draw the last seated session again before anyone played (EV-3); old links retire."""
+    seated = sessions_of(event)
+    if not seated:
+        raise EventError("event-nothing-seated")
+    last = seated[-1]
+    if started(last):
+        raise EventError("event-session-started", rule="EV-3", session=len(seated))
+    number = len(seated)
+    with _writing(session, event, revision):
+        for table in last:
+            assert table.match is not None
+            session.add(RetiredTable(token=table.match.edit_token, event_id=event.id))
+            session.delete(table.match)  # its event_table row goes with it (cascade)
+            session.delete(table)
+        session.flush()
+        tables = _seat(session, event, number, seated[:-1])
+        _log(event, "event-redrawn", session=number)
+    return tables
+
+
+def _seat(
+    session: Session, event: Event, number: int, before: list[list[EventTable]]
+) -> list[EventTable]:
+    game = get_game(event.game)
+    met = met_pairs([[t.match.players for t in tables if t.match] for tables in before])
+    method = event.seating if before else "draw"  # EV-3: by standings only after session 1
+    order = None
+    if method == "standings":
+        order = [line["name"] for line in standings(document(event))["standings"]]
+    seed = secrets.randbits(62)
+    seating = seat_session(
+        present(event), game, preferred=event.size, method=method, seed=seed, met=met, order=order
+    )
+    made = []
+    for t, players in enumerate(seating, start=1):
+        match = store.create_match(
+            session,
+            game=game.id,
+            players=list(players),
+            first_dealer=game.first_dealer(players, players[0]),
+            games=event.rounds,
+            title=event.title,
+            commit=False,
+        )
+        table = EventTable(event=event, session=number, number=t, seed=seed, match=match)
+        session.add(table)
+        made.append(table)
+    return made
+
+
+def add_entrant(session: Session, event: Event, name: object, revision: int | None = None) -> None:
+    """A late arrival (EV-1): seated from the next session on; a name twice is refused."""
+    if not isinstance(name, str) or not name.strip():
+        raise EventError("event-name-missing", field="name", number=len(event.entrants) + 1)
+    name = name.strip()
+    if len(name) > NAME_LIMIT:
+        raise EventError("event-name-too-long", field="name", number=1, limit=NAME_LIMIT)
+    known = {n.casefold(): n for n in event.entrants}
+    if name.casefold() in known:
+        gone = {n.casefold() for n in event.withdrawn}
+        if name.casefold() in gone:  # back after withdrawing
+            with _writing(session, event, revision):
+                event.withdrawn = [n for n in event.withdrawn if n.casefold() != name.casefold()]
+                _log(event, "event-back", name=known[name.casefold()])
+            return
+        raise EventError("event-name-twice", field="name", rule="EV-1", name=name)
+    if len(event.entrants) >= 200:
+        raise EventError("event-entrant-count", rule="EV-1", count=len(event.entrants) + 1)
+    with _writing(session, event, revision):
+        event.entrants = [*event.entrants, name]
+        _log(event, "event-joined", name=name)
+
+
+def withdraw(session: Session, event: Event, name: object, revision: int | None = None) -> None:
+    """An entrant leaves before the next session (EV-1); results already played stay."""
+    known = {n.casefold(): n for n in event.entrants}
+    if not isinstance(name, str) or name.strip().casefold() not in known:
+        raise EventError("event-entrant-unknown", field="name", name=str(name))
+    name = known[name.strip().casefold()]
+    if name.casefold() in {n.casefold() for n in event.withdrawn}:
+        raise EventError("event-entrant-withdrawn", field="name", name=name)
+    with _writing(session, event, revision):
+        event.withdrawn = [*event.withdrawn, name]
+        _log(event, "event-withdrew", name=name)
+
+
+def table_states(tables: list[EventTable]) -> list[dict[str, Any]]:
+    """Each table of a session as its pages show it: seats, rounds saved, finished (EV-4)."""
+    out = []
+    for table in tables:
+        match = table.match
+        assert match is not None
+        out.append(
+            {
+                "number": table.number,
+                "players": list(match.players),
+                "played": len(match.rounds),
+                "finished": store.result(match)["finished"],
+                "edit": match.edit_token,
+                "view": match.view_token,
+                "first": get_game(match.game).first_seat_of(match.players, match.first_dealer),
+            }
+        )
+    return out
