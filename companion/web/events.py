@@ -103,7 +103,7 @@ def new() -> str | Response:
             flash(_("The event is ready. Keep the organiser's link; share the standings link."))
             return redirect(url_for("events.organise", edit=event.edit_token))
     page = render_template("events/new.html", choices=choices, typed=typed, problems=problems)
-    return make_response(page, 422 if problems else 200)  # type: ignore[return-value]
+    return make_response(page, 422 if problems else 200)
 
 
 def _page_context(event: Event, editable: bool) -> dict[str, Any]:
