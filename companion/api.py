@@ -500,3 +500,9 @@ def _redeal(body: Any) -> dict[str, Any]:
 def redeal() -> tuple[Response, int]:
     """May a player ask for a reshuffle? ``{"game", "tiles"}`` (RK-3: three or more pairs)."""
     return _answer(_redeal)
+
+
+#: The API's edge for other blueprints of ``/api/v1`` (events): the body within the limits,
+#: and an ``EntryError`` as the contract's error object.
+json_body = _body
+error_response = _problem

@@ -207,6 +207,26 @@ class EventDocument(BaseModel):
     title: Text | None = None
 
 
+class EventCreate(BaseModel):
+    """``POST /api/v1/events``: start an event (EV-1)."""
+
+    model_config = CLOSED
+    game: Name | None = None
+    entrants: Annotated[list[Name], Field(max_length=MAX_ENTRANTS)] | None = None
+    sessions: Annotated[int, Field(ge=1, le=MAX_SESSIONS)] | None = None
+    rounds: Annotated[int, Field(ge=1, le=60)] | None = None
+    size: Annotated[int, Field(ge=2, le=MAX_PLAYERS)] | None = None
+    seating: Name | None = None
+    title: Text | None = None
+
+
+class EntrantBody(BaseModel):
+    """``POST /api/v1/events/EDIT/entrants``: a late arrival (EV-1)."""
+
+    model_config = CLOSED
+    name: Name | None = None
+
+
 class CheckBody(BaseModel):
     """The contract's ``check``: one meld of one game."""
 

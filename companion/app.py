@@ -105,6 +105,10 @@ def register_blueprints(app: Flask) -> None:
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only, and it uses no cookies
+    from companion.web import events_api
+
+    app.register_blueprint(events_api.bp)
+    csrf.exempt(events_api.bp)
     web.register_blueprints(app)
     app.register_blueprint(sheet_views.bp)
     app.register_blueprint(tools.bp)

@@ -53,6 +53,7 @@ register(
         ),
         "event-entrant-unknown": N_("{name} is not an entrant of this event"),
         "event-entrant-withdrawn": N_("{name} has withdrawn already"),
+        "event-not-found": N_("there is no event at this link"),
         "event-title-long": N_("the title is longer than {limit} characters"),
         # the event's history
         "event-created": NN_(

@@ -121,6 +121,19 @@ RESULTS: dict[str, Any] = {
             },
         },
     },
+    "Event": {
+        "type": "object",
+        "description": "An event: tokens (edit with the organiser's), revision, settings, "
+        "each seated session's tables, and the standings (EV-5).",
+        "required": ["view", "revision", "event", "standings"],
+        "properties": {
+            "edit": {"type": "string"},
+            "view": {"type": "string"},
+            "revision": {"type": "integer"},
+            "event": {"type": "object"},
+            "standings": {"type": "object"},
+        },
+    },
     "StandingsResult": {
         "type": "object",
         "description": "The contract's ``standings`` result (EV-5, EV-6), best first.",
@@ -282,6 +295,27 @@ def _document_op(summary: str, model: str, result: str) -> dict[str, Any]:
     }
 
 
+EVENT_TOKEN = {
+    "name": "token",
+    "in": "path",
+    "required": True,
+    "description": "An event's organiser token (writes) or either token (reads).",
+    "schema": {"type": "string"},
+}
+ENTRANT = {
+    "name": "name",
+    "in": "path",
+    "required": True,
+    "description": "The entrant's name, as entered.",
+    "schema": {"type": "string"},
+}
+
+
+def _event_op(summary: str, status: int, errors: tuple[int, ...], **extra: Any) -> dict[str, Any]:
+    answer = _json(_ref("Event"), "The event.", ETag=ETAG)
+    return {"summary": summary, **extra, "responses": {str(status): answer, **_errors(*errors)}}
+
+
 def _match_op(
     summary: str,
     status: int,
@@ -300,6 +334,8 @@ def document() -> dict[str, Any]:
         api_models.Round,
         api_models.MatchDocument,
         api_models.EventDocument,
+        api_models.EventCreate,
+        api_models.EntrantBody,
         api_models.CheckBody,
         api_models.MatchCreate,
         api_models.TurnBody,
@@ -387,6 +423,51 @@ def document() -> dict[str, Any]:
                     },
                     parameters=[IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
                     requestBody=_body("MatchCreate", "The game, players and first dealer."),
+                )
+            },
+            "/api/v1/events": {
+                "post": _event_op(
+                    "Start an event (EV-1)",
+                    201,
+                    (400, 413, 422),
+                    parameters=[ACCEPT_LANGUAGE],
+                    requestBody=_body("EventCreate", "The game, entrants and sessions."),
+                )
+            },
+            "/api/v1/events/{token}": {
+                "get": _event_op("An event by either token", 200, (404,), parameters=[EVENT_TOKEN])
+            },
+            "/api/v1/events/{token}/sessions": {
+                "post": _event_op(
+                    "Seat the next session (EV-2, EV-3)",
+                    201,
+                    (404, 412, 422),
+                    parameters=[EVENT_TOKEN, IF_MATCH, ACCEPT_LANGUAGE],
+                )
+            },
+            "/api/v1/events/{token}/redraw": {
+                "post": _event_op(
+                    "Draw the last session again before play (EV-3)",
+                    200,
+                    (404, 412, 422),
+                    parameters=[EVENT_TOKEN, IF_MATCH, ACCEPT_LANGUAGE],
+                )
+            },
+            "/api/v1/events/{token}/entrants": {
+                "post": _event_op(
+                    "A late arrival (EV-1)",
+                    200,
+                    (400, 404, 412, 413, 422),
+                    parameters=[EVENT_TOKEN, IF_MATCH, ACCEPT_LANGUAGE],
+                    requestBody=_body("EntrantBody", "The entrant's name."),
+                )
+            },
+            "/api/v1/events/{token}/entrants/{name}": {
+                "delete": _event_op(
+                    "An entrant withdraws (EV-1)",
+                    200,
+                    (404, 412, 422),
+                    parameters=[EVENT_TOKEN, ENTRANT, IF_MATCH, ACCEPT_LANGUAGE],
                 )
             },
             "/api/v1/matches/{token}": {

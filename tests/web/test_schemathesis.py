@@ -104,6 +104,9 @@ OPERATIONS = [
     ("POST", "/api/v1/matches/{token}/games"),
     ("PUT", "/api/v1/matches/{token}/games/{number}"),
     ("DELETE", "/api/v1/matches/{token}/games/{number}"),
+    ("POST", "/api/v1/standings"),
+    ("POST", "/api/v1/events"),
+    ("GET", "/api/v1/events/{token}"),
 ]
 
 
