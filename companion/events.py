@@ -15,20 +15,23 @@ import json
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import select as columns
+from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from companion import store
 from companion.cache import LRU
-from companion.models import Event, EventTable, Match, RetiredTable, utcnow
+from companion.models import Change, Event, EventTable, Match, RetiredTable, utcnow
 from companion.rules import EntryError, Translator, get_game
 from companion.rules.events import (
     METHODS,
     MOST_SESSIONS,
+    event_standings,
     met_pairs,
     read_entrants,
     seat_session,
@@ -145,46 +148,132 @@ def document(event: Event) -> dict[str, Any]:
     return {"game": event.game, "entrants": list(event.entrants), "sessions": sessions}
 
 
-def version(session: Session, event: Event) -> str:
-    """What the standings depend on: the event's revision and every table's (one query)."""
+@dataclass(frozen=True)
+class TableRow:
+    """One table as the standings read it: where it sits and its match's identity now."""
+
+    session: int
+    number: int
+    match_id: int
+    view_token: str
+    edit_token: str
+    revision: int
+    players: list[str]
+    first_dealer: str
+
+
+def table_rows(session: Session, event: Event) -> list[TableRow]:
+    """Every table of the event with its match's revision, in one query (no match loaded)."""
     query = (
-        select(func.count(), func.coalesce(func.sum(Match.revision), 0))
-        .select_from(EventTable)
+        columns(
+            col(EventTable.session),
+            col(EventTable.number),
+            col(Match.id),
+            col(Match.view_token),
+            col(Match.edit_token),
+            col(Match.revision),
+            col(Match.players),
+            col(Match.first_dealer),
+        )
         .join(Match, col(Match.id) == col(EventTable.match_id))
-        .where(EventTable.event_id == event.id)
+        .where(col(EventTable.event_id) == event.id)
+        .order_by(col(EventTable.session), col(EventTable.number))
     )
-    count, total = session.exec(query).one()
-    return f"{event.id}:{event.view_token}:{event.revision}:{count}:{total}"
+    return [TableRow(*row) for row in session.execute(query).all()]
 
 
-def result(session: Session, event: Event) -> dict[str, Any]:
+def version(rows: list[TableRow], event: Event) -> str:
+    """What the standings depend on: the event's revision and every table's."""
+    total = sum(r.revision for r in rows)
+    return f"{event.id}:{event.view_token}:{event.revision}:{len(rows)}:{total}"
+
+
+def _results(session: Session, rows: list[TableRow]) -> list[list[dict[str, Any]]]:
+    """Each session's match results; only tables that changed are scored again."""
+    out: list[list[dict[str, Any]]] = []
+    for row in rows:
+        while len(out) < row.session:
+            out.append([])
+        out[row.session - 1].append(
+            store.result_by_id(session, row.match_id, row.view_token, row.revision)
+        )
+    return out
+
+
+def result(session: Session, event: Event, rows: list[TableRow] | None = None) -> dict[str, Any]:
     """The contract's standings of the event now (EV-5, EV-6), a fresh copy each call."""
-    key = version(session, event)
+    rows = table_rows(session, event) if rows is None else rows
+    key = version(rows, event)
     cached = STANDINGS.get(key)
     if cached is None:
-        cached = json.dumps(standings(document(event)), ensure_ascii=False)
+        results = _results(session, rows)
+        lines = event_standings(event.entrants, results)
+        finished = all(r["finished"] for tables in results for r in tables)
+        answer = {
+            "game": event.game,
+            "finished": finished,
+            "standings": [line.to_json() for line in lines],
+        }
+        cached = json.dumps(answer, ensure_ascii=False)
         STANDINGS.put(key, cached)
     out: dict[str, Any] = json.loads(cached)
     out["sessions"] = event.sessions
-    out["seated"] = len(sessions_of(event))
+    out["seated"] = max((r.session for r in rows), default=0)
     # EV-7: the event is finished when every table of its last session is finished.
     out["finished"] = out["finished"] and out["seated"] == event.sessions
     return out
 
 
-def history(event: Event, tr: Translator = ENGLISH) -> list[dict[str, Any]]:
-    """The event's own entries and every edit at its tables (EV-7), newest first, in words."""
+def table_states(session: Session, rows: list[TableRow]) -> list[dict[str, Any]]:
+    """The last session's tables as the pages show them: seats, rounds saved, finished (EV-4)."""
+    last = max((r.session for r in rows), default=0)
+    out = []
+    for row in rows:
+        if row.session != last:
+            continue
+        match = store.result_by_id(session, row.match_id, row.view_token, row.revision)
+        game = get_game(match["game"])
+        out.append(
+            {
+                "number": row.number,
+                "players": list(row.players),
+                "played": len(match["rounds"]),
+                "finished": match["finished"],
+                "edit": row.edit_token,
+                "view": row.view_token,
+                "first": game.first_seat_of(row.players, row.first_dealer),
+            }
+        )
+    return out
+
+
+#: The history codes of a table's match that the event's history repeats (EV-7): corrections.
+TABLE_EDITS = (
+    "round-edited",
+    "round-deleted",
+    "round-deleted-moved",
+    "round-deleted-renumbered",
+    "round-restored",
+)
+
+
+def history(session: Session, event: Event, tr: Translator = ENGLISH) -> list[dict[str, Any]]:
+    """The event's own entries and every correction at its tables (EV-7), newest first.
+
+    One query finds the tables' corrections, however many tables the event has.
+    """
     entries = [{"when": e["when"], "what": render(e["code"], e["params"], tr)} for e in event.log]
-    for tables in sessions_of(event):
-        for table in tables:
-            assert table.match is not None
-            for change in store.history(table.match):
-                if not change["code"].startswith("round-") or change["code"] == "round-added":
-                    continue
-                what = store.describe(change, tr, event.game)
-                params = {"session": table.session, "table": table.number, "what": what}
-                when = change["when"].isoformat() if change["when"] else ""
-                entries.append({"when": when, "what": render("event-table-change", params, tr)})
+    query = (
+        select(Change, EventTable.session, EventTable.number)
+        .join(EventTable, col(EventTable.match_id) == col(Change.match_id))
+        .where(EventTable.event_id == event.id, col(Change.code).in_(TABLE_EDITS))
+    )
+    for change, number, table in session.exec(query).all():
+        entry = {"code": change.code, "params": copy.deepcopy(change.params)}
+        what = store.describe(entry, tr, event.game)
+        params = {"session": number, "table": table, "what": what}
+        when = change.when.isoformat() if change.when else ""
+        entries.append({"when": when, "what": render("event-table-change", params, tr)})
     return sorted(entries, key=lambda e: e["when"], reverse=True)
 
 
@@ -394,23 +483,3 @@ def withdraw(session: Session, event: Event, name: object, revision: int | None 
     with _writing(session, event, revision):
         event.withdrawn = [*event.withdrawn, name]
         _log(event, "event-withdrew", name=name)
-
-
-def table_states(tables: list[EventTable]) -> list[dict[str, Any]]:
-    """Each table of a session as its pages show it: seats, rounds saved, finished (EV-4)."""
-    out = []
-    for table in tables:
-        match = table.match
-        assert match is not None
-        out.append(
-            {
-                "number": table.number,
-                "players": list(match.players),
-                "played": len(match.rounds),
-                "finished": store.result(match)["finished"],
-                "edit": match.edit_token,
-                "view": match.view_token,
-                "first": get_game(match.game).first_seat_of(match.players, match.first_dealer),
-            }
-        )
-    return out

@@ -347,6 +347,18 @@ def result(match: Match) -> dict[str, Any]:
     return cache.result(key, lambda: _score(match))
 
 
+def result_by_id(session: Session, match_id: int, view_token: str, revision: int) -> dict[str, Any]:
+    """``result`` of the match with this id at this revision, loading the match only when no
+    process-local copy exists (an event reads hundreds of tables' results at once)."""
+
+    def compute() -> dict[str, Any]:
+        match = session.get(Match, match_id)
+        assert match is not None
+        return _score(match)
+
+    return cache.result(cache.result_key(match_id, view_token, revision), compute)
+
+
 #: The read-only page's one query on a cache hit, written once (no ORM: it is the hot path).
 VIEW_REVISION = text("SELECT id, revision FROM match WHERE view_token = :token")
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -30,8 +33,9 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion import events, store
+from companion.cache import LRU
 from companion.db import get_session
-from companion.i18n import translator
+from companion.i18n import select_locale, translator
 from companion.models import Event
 from companion.rules import EntryError, games, get_game
 from companion.web.common import descriptor, qr_svg, sentence
@@ -40,6 +44,44 @@ bp = Blueprint("events", __name__)
 
 #: How often a live standings page asks for news (milliseconds).
 POLL_MS = 3000
+#: How long a read-only standings page, once drawn, is served as it is (seconds). With fifty
+#: tables saving every few seconds the standings change many times a second; every phone and
+#: the projector still see each save within POLL_MS + FRESH, and each process draws a page
+#: at most once per FRESH (bench/event_load.py). Keys hold the event's random read-only token
+#: and the language, so a cached page never shows another event or language.
+FRESH = 2.0
+PAGES: LRU[tuple[int, str, bytes]] = LRU(256)
+_DRAWING: dict[tuple[Any, ...], threading.Lock] = {}
+_GUARD = threading.Lock()
+
+
+def _fresh(key: tuple[Any, ...], draw: Callable[[], tuple[str, str]]) -> tuple[str, bytes]:
+    """(tag, page) drawn at most once per FRESH seconds per process for this key.
+
+    One thread draws a new page while the others keep serving the last one (no stampede
+    when a window ends under load); only the very first page is waited for.
+    """
+    if FRESH <= 0:
+        tag, page = draw()
+        return tag, page.encode("utf-8")
+    window = int(time.monotonic() // FRESH)
+    found = PAGES.get(key)
+    if found is not None and found[0] == window:
+        return found[1], found[2]
+    with _GUARD:
+        lock = _DRAWING.setdefault(key, threading.Lock())
+    if not lock.acquire(blocking=found is None):
+        assert found is not None
+        return found[1], found[2]  # someone is drawing the new one: the last one meanwhile
+    try:
+        again = PAGES.get(key)
+        if again is not None and again[0] == window:
+            return again[1], again[2]
+        tag, page = draw()
+        PAGES.put(key, (window, tag, page.encode("utf-8")))
+        return tag, page.encode("utf-8")
+    finally:
+        lock.release()
 
 
 def _edit(token: str) -> Event:
@@ -56,9 +98,14 @@ def _view(token: str) -> Event:
     return event
 
 
-def _tables(event: Event) -> list[dict[str, Any]]:
-    seated = events.sessions_of(event)
-    return events.table_states(seated[-1]) if seated else []
+def _live(event: Event) -> dict[str, Any]:
+    """What the live part of an event's pages shows: standings and the last session's tables."""
+    session = get_session()
+    rows = events.table_rows(session, event)
+    return {
+        "result": events.result(session, event, rows),
+        "tables": events.table_states(session, rows),
+    }
 
 
 def _int(raw: str | None) -> int | None | str:
@@ -109,22 +156,22 @@ def new() -> str | Response:
 def _page_context(event: Event, editable: bool) -> dict[str, Any]:
     session = get_session()
     view_url = url_for("events.standings_page", view=event.view_token, _external=True)
-    seated = events.sessions_of(event)
+    live = _live(event)
+    seated = live["result"]["seated"]
     return {
         "event": event,
         "game": descriptor(get_game(event.game)),
         "editable": editable,
-        "result": events.result(session, event),
-        "seated": seated,
-        "tables": events.table_states(seated[-1]) if seated else [],
-        "last_started": bool(seated) and events.started(seated[-1]),
+        **live,
+        "seated_count": seated,
+        "last_started": any(t["played"] for t in live["tables"]),
         "present": events.present(event),
         "view_url": view_url,
         "edit_url": url_for("events.organise", edit=event.edit_token, _external=True)
         if editable
         else None,
         "view_qr": qr_svg(view_url),
-        "history": events.history(event, translator()),
+        "history": events.history(session, event, translator()),
         "poll_ms": POLL_MS,
         "live_url": url_for("events.live", view=event.view_token),
     }
@@ -137,9 +184,16 @@ def organise(edit: str) -> str:
 
 
 @bp.get("/ev/<view>")
-def standings_page(view: str) -> str:
+def standings_page(view: str) -> Response:
     """The standings for everyone (read-only), updating by itself."""
-    return render_template("events/event.html", **_page_context(_view(view), editable=False))
+    event = _view(view)
+
+    def draw() -> tuple[str, str]:
+        page = render_template("events/event.html", **_page_context(event, editable=False))
+        return "", page
+
+    _, page = _fresh(("page", event.view_token, select_locale()), draw)
+    return Response(page, mimetype="text/html")
 
 
 @bp.get("/ev/<view>/screen")
@@ -150,8 +204,7 @@ def screen(view: str) -> str:
         "events/screen.html",
         event=event,
         game=descriptor(get_game(event.game)),
-        result=events.result(get_session(), event),
-        tables=_tables(event),
+        **_live(event),
         poll_ms=POLL_MS,
         live_url=url_for("events.live", view=event.view_token, screen=1),
     )
@@ -161,21 +214,26 @@ def screen(view: str) -> str:
 def live(view: str) -> Response:
     """The standings fragment the live pages swap in; 304 while nothing has changed."""
     event = _view(view)
-    tag = events.version(get_session(), event)
+    big = bool(request.args.get("screen"))
+
+    def draw() -> tuple[str, str]:
+        session = get_session()
+        rows = events.table_rows(session, event)
+        fragment = render_template(
+            "events/_live.html",
+            event=event,
+            game=descriptor(get_game(event.game)),
+            result=events.result(session, event, rows),
+            tables=events.table_states(session, rows),
+            big=big,
+        )
+        return events.version(rows, event), fragment
+
+    tag, fragment = _fresh(("live", event.view_token, select_locale(), big), draw)
+    headers = {"ETag": f'"{tag}"', "Cache-Control": "no-cache"}
     if request.if_none_match.contains(tag):
-        return Response(status=304, headers={"ETag": f'"{tag}"', "Cache-Control": "no-cache"})
-    fragment = render_template(
-        "events/_live.html",
-        event=event,
-        game=descriptor(get_game(event.game)),
-        result=events.result(get_session(), event),
-        tables=_tables(event),
-        big=bool(request.args.get("screen")),
-    )
-    response = make_response(fragment)
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+        return Response(status=304, headers=headers)
+    return Response(fragment, mimetype="text/html", headers=headers)
 
 
 def _act(edit: str, action: Any, done: str) -> Response:

@@ -20,6 +20,7 @@ from pypdf import PdfReader
 from companion import events
 from companion.db import get_session
 from companion.rules.events import standings
+from companion.web import events as events_web
 
 NAMES = ["Anna", "Béla", "Cili", "Dani", "Emil", "Feri", "Gabi", "Hanna", "Ildi", "Jenő"]
 
@@ -46,8 +47,13 @@ def seat(client: FlaskClient, edit: str, revision: int) -> None:
 
 def tables(app: Flask, edit: str) -> list[list[dict[str, Any]]]:
     with app.app_context():
-        event = events.by_edit_token(get_session(), edit)
-        return [events.table_states(t) for t in events.sessions_of(event)]
+        session = get_session()
+        event = events.by_edit_token(session, edit)
+        rows = events.table_rows(session, event)
+        return [
+            events.table_states(session, [r for r in rows if r.session == number])
+            for number in sorted({r.session for r in rows})
+        ]
 
 
 def play(client: FlaskClient, table: dict[str, Any], points: int = 5) -> None:
@@ -129,7 +135,8 @@ def test_ev2_fewer_present_than_a_table_is_refused_in_words(app, client):
     assert tables(app, edit) == []
 
 
-def test_ev5_the_live_standings_equal_companion_standings_and_update(app, client):
+def test_ev5_the_live_standings_equal_companion_standings_and_update(app, client, monkeypatch):
+    monkeypatch.setattr(events_web, "FRESH", 0)  # every save shows at once (no 2 s window)
     edit = start(client)
     seat(client, edit, 1)
     view = event_of(app, edit).view_token
@@ -254,3 +261,15 @@ def test_events_over_http(client):
     assert left.status_code == 200 and left.get_json()["event"]["withdrawn"] == ["Anna"]
     bad = client.post("/api/v1/events", json={"game": "rummikub", "entrants": ["A"]})
     assert bad.status_code == 422 and bad.get_json()["error"]["code"] == "event-entrant-count"
+
+
+def test_a_read_only_page_is_drawn_at_most_once_per_window(app, client, monkeypatch):
+    monkeypatch.setattr(events_web, "FRESH", 3600.0)
+    edit = start(client)
+    seat(client, edit, 1)
+    view = event_of(app, edit).view_token
+    before = client.get(f"/ev/{view}/live")
+    play(client, tables(app, edit)[0][0])
+    assert client.get(f"/ev/{view}/live").data == before.data  # within the window
+    monkeypatch.setattr(events_web, "FRESH", 0)
+    assert client.get(f"/ev/{view}/live").data != before.data  # a new window draws anew
