@@ -124,8 +124,11 @@ def _walker_tap(count: Counter, tap: str) -> None:
         count.tap(walker.locator(".values").get_by_role("button", name=tap[2:], exact=True), tap)
 
 
-def enter_round(page: Any, doc: dict[str, Any]) -> int:
-    """From the scoreboard, enter ``doc`` along the fastest path; the taps it took."""
+def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int:
+    """From the scoreboard, enter ``doc`` along the fastest path; the taps it took.
+
+    A last card that is not a 17 is one tap, "Not a 17", unless ``exact_last`` asks for the
+    card itself (Pick, colour, value)."""
     count = Counter(page)
     count.tap(page.get_by_role("link", name=re.compile(r"^Enter round")), "enter round")
     page.wait_for_load_state()
@@ -141,14 +144,16 @@ def enter_round(page: Any, doc: dict[str, Any]) -> int:
         count.tap(ending.get_by_role("radio", name=out, exact=True), f"{out} went out")
         last = doc["last_discard"]
         quick = ending.get_by_role("button", name=last, exact=True)
-        if quick.count():
+        if quick.count():  # a 17 doubles the round: one tap names it (R17-15a)
             count.tap(quick, f"last {last}")
-        else:  # Pick, its colour and its value: it adds itself
+        elif exact_last:  # Pick, its colour and its value: it adds itself
             _, colour, value = _parse(last)
             count.tap(ending.get_by_role("button", name="Pick"), "pick last")
             picker = page.locator("#picker")
             count.tap(picker.locator(f".colours [data-c={colour}]"), f"c:{colour}")
             count.tap(picker.locator(f"[data-v='{value}']"), f"v:{value}")
+        else:  # only the doubling matters: "Not a 17" ({"seventeen": false}, one tap)
+            count.tap(ending.locator("[data-last-short=not17]"), "not a 17")
     typed: list[tuple[int, int, int]] = []  # (player, count, value) beyond the chips
     count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
     walker = page.locator("#walker")
