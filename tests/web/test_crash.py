@@ -108,6 +108,10 @@ def stored_points(server: Server, edit: str) -> list[int]:
     return [r["players"][0]["rack"]["points"] for r in match["document"]["rounds"]]
 
 
+#: Writes acknowledged in each life of the server before it is killed.
+ACKNOWLEDGED_BEFORE_KILL = 12
+
+
 def crash_and_check(env: dict[str, str]) -> Server:
     server = Server(env, free_port())
     table = Table()
@@ -119,7 +123,12 @@ def crash_and_check(env: dict[str, str]) -> Server:
         ]
         for thread in threads:
             thread.start()
-        time.sleep(random.uniform(0.8, 1.6))
+        # Kill once a known number of new writes were acknowledged, so every run crashes
+        # in the middle of writing (and none waits longer than it must).
+        target = len(table.acknowledged) + ACKNOWLEDGED_BEFORE_KILL
+        deadline = time.monotonic() + 20
+        while len(table.acknowledged) < target and time.monotonic() < deadline:
+            time.sleep(0.02)
         server.kill()  # mid-write: every process of the server at once
         stop.set()
         for thread in threads:
