@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from companion import api_models, openapi, store
 from companion.db import get_session
 from companion.i18n import translator
-from companion.models import Match
+from companion.models import Event, Match
 from companion.rules import (
     EntryError,
     check_meld,
@@ -282,7 +282,7 @@ def _editable(token: str) -> Match | None:
     return store.get_by_edit_token(get_session(), token)
 
 
-def _based_on(match: Match) -> int | None:
+def _based_on(match: Match | Event) -> int | None:
     """The revision ``If-Match`` names (the current one when it is among them); None: absent.
 
     ``*`` means whatever revision is current. A value naming no revision of ours is stale.
@@ -506,3 +506,4 @@ def redeal() -> tuple[Response, int]:
 #: and an ``EntryError`` as the contract's error object.
 json_body = _body
 error_response = _problem
+based_on = _based_on

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from companion import events, store
-from companion.api import error_response, json_body
+from companion.api import based_on, error_response, json_body
 from companion.db import get_session
 from companion.models import Event
 from companion.rules import EntryError, get_game
@@ -82,16 +82,6 @@ def _not_found() -> Response:
     return error_response(EntryError("event-not-found"), 404)
 
 
-def _based_on(event: Event) -> int | None:
-    """The revision ``If-Match`` names; None when absent; -1 when it names none of ours."""
-    if not request.headers.get("If-Match"):
-        return None
-    etags = request.if_match
-    if etags.star_tag or etags.contains(str(event.revision)):
-        return event.revision
-    return -1
-
-
 @bp.post("/api/v1/events")
 def create() -> Response:
     """Start an event (EV-1) → 201 with both tokens."""
@@ -138,7 +128,7 @@ def _write(token: str, action: Callable[[Event, int | None], Any], status: int) 
     if event is None:
         return _not_found()
     try:
-        action(event, _based_on(event))
+        action(event, based_on(event))
     except store.StaleRevision as err:
         response = error_response(err, 412, revision=err.revision)
         response.set_etag(str(err.revision))
