@@ -49,10 +49,14 @@ def test_the_rummy17_sheet_says_game_in_hungarian(client) -> None:
     assert "Játék" in text
 
 
-def test_every_contextual_text_has_its_own_translation() -> None:
+def test_every_round_text_of_rummy17_has_its_own_translation() -> None:
+    # A deal is a game in Rummy 17 and a round elsewhere: the words differ in every language.
+    # (Set and run may share a word between editions: German Folge, Bulgarian група.)
     for lang in ("hu", "de", "bg"):
         tr = translator(lang)
         for context, text in IN_CONTEXT:
+            if "round" not in text.lower():
+                continue
             own = say(tr, context, text)
             assert own != tr.gettext(text), (lang, context, text)
 
