@@ -68,6 +68,8 @@ def signed(n: int, tr: Translator = ENGLISH) -> str:
     """A score with its sign, as the language writes it: ``+12``, ``-3``, ``0``."""
     if not n:
         return number(0, tr)
+    if -1000 < n < 1000:  # no grouping: the pattern below writes ASCII digits and signs
+        return f"{n:+d}"
     from babel.numbers import format_decimal
 
     return str(format_decimal(n, format="+#,##0;-#,##0", locale=lang_of(tr)))
