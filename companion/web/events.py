@@ -21,6 +21,7 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
+    copy_current_request_context,
     flash,
     make_response,
     redirect,
@@ -58,8 +59,9 @@ _GUARD = threading.Lock()
 def _fresh(key: tuple[Any, ...], draw: Callable[[], tuple[str, str]]) -> tuple[str, bytes]:
     """(tag, page) drawn at most once per FRESH seconds per process for this key.
 
-    One thread draws a new page while the others keep serving the last one (no stampede
-    when a window ends under load); only the very first page is waited for.
+    When a window ends, the request that notices it starts one drawing in the background and,
+    like every request meanwhile, gets the last page at once: no reader waits for a drawing
+    but the very first. ``draw`` reads everything it needs itself (its own database session).
     """
     if FRESH <= 0:
         tag, page = draw()
@@ -70,16 +72,31 @@ def _fresh(key: tuple[Any, ...], draw: Callable[[], tuple[str, str]]) -> tuple[s
         return found[1], found[2]
     with _GUARD:
         lock = _DRAWING.setdefault(key, threading.Lock())
-    if not lock.acquire(blocking=found is None):
-        assert found is not None
-        return found[1], found[2]  # someone is drawing the new one: the last one meanwhile
-    try:
+    if found is not None:
+        if lock.acquire(blocking=False):  # one drawing at a time; the others serve the last
+            worker = threading.Thread(
+                target=copy_current_request_context(_redraw),
+                args=(key, window, draw, lock),
+                daemon=True,
+            )
+            worker.start()
+        return found[1], found[2]
+    with lock:  # the first page of this key: drawn here, once
         again = PAGES.get(key)
-        if again is not None and again[0] == window:
+        if again is not None:
             return again[1], again[2]
         tag, page = draw()
         PAGES.put(key, (window, tag, page.encode("utf-8")))
         return tag, page.encode("utf-8")
+
+
+def _redraw(
+    key: tuple[Any, ...], window: int, draw: Callable[[], tuple[str, str]], lock: threading.Lock
+) -> None:
+    """Draw a page in the background (its own app context and session) and keep it."""
+    try:
+        tag, page = draw()
+        PAGES.put(key, (window, tag, page.encode("utf-8")))
     finally:
         lock.release()
 
@@ -188,8 +205,8 @@ def standings_page(view: str) -> Response:
     """The standings for everyone (read-only), updating by itself."""
     event = _view(view)
 
-    def draw() -> tuple[str, str]:
-        page = render_template("events/event.html", **_page_context(event, editable=False))
+    def draw() -> tuple[str, str]:  # the event read again: it may run in another thread
+        page = render_template("events/event.html", **_page_context(_view(view), editable=False))
         return "", page
 
     _, page = _fresh(("page", event.view_token, select_locale()), draw)
@@ -216,18 +233,19 @@ def live(view: str) -> Response:
     event = _view(view)
     big = bool(request.args.get("screen"))
 
-    def draw() -> tuple[str, str]:
+    def draw() -> tuple[str, str]:  # the event read again: it may run in another thread
         session = get_session()
-        rows = events.table_rows(session, event)
+        current = _view(view)
+        rows = events.table_rows(session, current)
         fragment = render_template(
             "events/_live.html",
-            event=event,
-            game=descriptor(get_game(event.game)),
-            result=events.result(session, event, rows),
+            event=current,
+            game=descriptor(get_game(current.game)),
+            result=events.result(session, current, rows),
             tables=events.table_states(session, rows),
             big=big,
         )
-        return events.version(rows, event), fragment
+        return events.version(rows, current), fragment
 
     tag, fragment = _fresh(("live", event.view_token, select_locale(), big), draw)
     headers = {"ETag": f'"{tag}"', "Cache-Control": "no-cache"}
