@@ -36,6 +36,7 @@ import copy
 import json
 import re
 import secrets
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -363,13 +364,33 @@ def result_by_id(session: Session, match_id: int, view_token: str, revision: int
 VIEW_REVISION = text("SELECT id, revision FROM match WHERE view_token = :token")
 
 
+#: How long a process trusts a revision it read for a read-only page (seconds). Under a club
+#: night's load the database is asked a few times a second per match instead of on every
+#: request; another process's save shows within this, a save in this process at once.
+REVISION_TTL = 0.25
+_REVISIONS: cache.LRU[tuple[float, int, int]] = cache.LRU(4096)
+
+
 def view_revision(engine: Engine, token: str) -> tuple[int, int] | None:
-    """The id and revision of the match with this read-only token (one small query), or None."""
+    """The id and revision of the match with this read-only token (one small query, at most
+    once per REVISION_TTL per process), or None."""
     if not _token(token):
         return None
+    now = time.monotonic()
+    known = _REVISIONS.get(token)
+    if known is not None and known[0] > now:
+        return known[1], known[2]
     with engine.connect() as connection:
         row = connection.execute(VIEW_REVISION, {"token": token}).first()
-    return None if row is None else (int(row[0]), int(row[1]))
+    if row is None:
+        return None
+    _REVISIONS.put(token, (now + REVISION_TTL, int(row[0]), int(row[1])))
+    return int(row[0]), int(row[1])
+
+
+def _forget_revision(match: Match) -> None:
+    """A write in this process shows on its read-only pages at once."""
+    _REVISIONS.put(match.view_token, (0.0, 0, 0))
 
 
 def _score(match: Match) -> dict[str, Any]:
@@ -438,6 +459,7 @@ def _writing(session: Session, match: Match, revision: int | None) -> Iterator[N
         raise
     if clash:
         _lost(session, match, revision)
+    _forget_revision(match)
     session.refresh(match)
 
 
