@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
 from companion.i18n import translator
 from companion.rules import EntryError, check_turn, games, get_game, knock_document, localize
@@ -106,8 +106,15 @@ def turn() -> str:
             verdict = localize(check_turn(doc), translator())
         except EntryError as err:
             error = sentence(err.first.message(translator()))
+    rescue_url = None
+    if verdict is not None and not verdict["valid"] and game.rescues:
+        # RK-11: an illegal table is put back; the rescue starts from the table before.
+        tiles = " ".join(c for meld in _melds(typed["before"]) for c in meld)
+        if tiles:
+            rescue_url = url_for("tools.rescue", game=game.id, cards=tiles)
     return render_template(
         "turn.html",
+        rescue_url=rescue_url,
         game=desc,
         games=[descriptor(g) for g in games()],
         names=names,

@@ -73,3 +73,21 @@ def test_a_rummy17_match_links_the_knock_page_with_its_players(app, client):
         token = match.edit_token
     html = client.get(f"/m/{token}").get_data(as_text=True)
     assert "/referee/knock?players=Anna" in html
+
+
+def test_an_illegal_turn_offers_to_put_the_table_back_from_the_table_before(client):
+    import html as markup
+    import re
+
+    url = "/referee/turn?asked=1&game=rummikub&opened=1&before=R5 R6 R7 R8&after=R5 R6&hand=K1"
+    page = client.get(url).get_data(as_text=True)
+    assert "Put R7 back into a meld on the table." in markup.unescape(page)  # the fix (RK-9)
+    found = re.search(r'href="([^"]*/rescue\?[^"]*)"[^>]*id="rescue-before"', page)
+    assert found
+    rescue = client.get(markup.unescape(found.group(1))).get_data(as_text=True)
+    assert "Every tile has a place" in rescue  # R5 R6 R7 R8 is a run (RK-11)
+
+
+def test_a_legal_turn_or_a_rummy17_turn_offers_no_rescue(client):
+    legal = "/referee/turn?asked=1&game=rummikub&opened=1&before=R5 R6 R7&after=R5 R6 R7 R8"
+    assert 'id="rescue-before"' not in client.get(legal).get_data(as_text=True)
