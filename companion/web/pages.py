@@ -245,7 +245,9 @@ def view(view: str) -> Response:
         return unchanged
     has_session = current_app.config["SESSION_COOKIE_NAME"] in request.cookies
     flashed = has_session and "_flashes" in session  # shown once: never cached
-    key = (view, found[1], select_locale(), request.url)
+    environ = request.environ  # the page's address, as cheaply as the WSGI server gives it
+    address = (environ["wsgi.url_scheme"], environ.get("HTTP_HOST"), environ.get("QUERY_STRING"))
+    key = (view, found[1], select_locale(), address)
     page = None if flashed else cache.pages.get(key)
     if page is None:
         match = by_view(view)
