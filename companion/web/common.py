@@ -114,7 +114,7 @@ def _words_of(desc: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
     if desc.get("turn_penalty"):
         places.append((desc["turn_penalty"], "text"))
     if desc.get("last_card_doubles"):
-        places += [(desc["last_card_doubles"], k) for k in ("hint", "not_seventeen")]
+        places += [(desc["last_card_doubles"], k) for k in ("hint", "not_seventeen", "notice")]
     cards = desc.get("bonus_cards", {}).get("cards", [])
     places += [(card, k) for card in cards for k in ("name", "condition")]
     return places

@@ -128,6 +128,7 @@ class Rummy17(Game):
             "rule": "R17-15a",
             # Contract short form {"seventeen": false}: only the doubling matters (one tap).
             "not_seventeen": N_("Not a 17"),
+            "notice": N_("RUMMY 17 — everything doubles (R17-15a)"),
         }
         out["bonus_cards"] = {
             "draw": BONUS_DRAWN,
