@@ -17,7 +17,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext as _
 from pydantic import BaseModel
 
-from companion import api_models, openapi, store
+from companion import api_models, openapi, rules, store
 from companion.db import get_session
 from companion.i18n import translator
 from companion.models import Event, Match
@@ -28,7 +28,6 @@ from companion.rules import (
     check_turn,
     games,
     get_game,
-    knock_document,
     localize,
     match_document,
     score_document,
@@ -484,7 +483,7 @@ def turn() -> tuple[Response, int]:
 @bp.post("/api/v1/knock")
 def knock() -> tuple[Response, int]:
     """Who gets the face-up card? (contract ``knock``, R17-8)."""
-    return _answer(lambda body: knock_document(body, translator()), api_models.KnockBody)
+    return _answer(lambda body: rules.knock(body, translator()), api_models.KnockBody)
 
 
 def _redeal(body: Any) -> dict[str, Any]:

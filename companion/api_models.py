@@ -293,6 +293,7 @@ class KnockBody(BaseModel):
     current: Name | None = None
     discarded_by: Name | None = None
     knocks: Names | None = None
+    game: Name | None = None  # an extension: the game to ask (default: the one with R17-8)
 
 
 class RescueBody(BaseModel):

@@ -25,7 +25,7 @@ from companion.rules import (
     check_turn,
     games,
     get_game,
-    knock_document,
+    knock,
     localize,
     match_document,
     score_document,
@@ -249,7 +249,7 @@ def _knock(args: argparse.Namespace) -> int:
     }
     if args.discarded_by is not None:
         doc["discarded_by"] = args.discarded_by or None  # "": turned up at the deal
-    _emit(localize(knock_document(doc, args.tr), args.tr))
+    _emit(localize(knock(doc, args.tr), args.tr))
     return EXIT_OK
 
 

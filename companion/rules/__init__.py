@@ -9,14 +9,13 @@ through ``get_game(id)`` (``game.py``); problems come back as codes with paramet
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import DECKS, Card, Joker, parse_card, split_cards
+from .cards import Card, Joker, parse_card, split_cards
 from .errors import Collector, EntryError, Problem
 from .events import read_event, seat_session
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
 from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
 from .rummy17.document import doubles, read_meld, read_table, result_json
-from .rummy17.knock import knock_document
 from .rummy17.melds import RUN, SET, Meld, analyse_meld
 from .rummy17.scoring import GameResult, PlayerScore, score_game
 from .rummy17.table import Hand, Seat, Table
@@ -39,6 +38,18 @@ def check_turn(doc: object) -> dict[str, Any]:
     return get_game(doc.get("game")).check_turn(doc)
 
 
+def knock(doc: object, tr: Translator = ENGLISH) -> dict[str, Any]:
+    """The contract's ``knock``: who gets the face-up card? Asked of the game named by
+    ``game`` (an extension), else of the first game whose rules let others knock (R17-8)."""
+    if not isinstance(doc, Mapping):
+        raise EntryError("knock-not-object")
+    if "game" in doc:
+        game = get_game(doc["game"])
+    else:
+        game = next(g for g in games() if g.knock_rule is not None)
+    return game.knock({k: v for k, v in doc.items() if k != "game"}, tr)
+
+
 def check_redeal(game: object, tiles: list[object]) -> dict[str, Any]:
     """May a player with these first tiles ask for a reshuffle? (RK-3)"""
     return get_game(game).check_redeal(tiles)
@@ -46,7 +57,6 @@ def check_redeal(game: object, tiles: list[object]) -> dict[str, Any]:
 
 __all__ = [
     "BONUS_CARDS",
-    "DECKS",
     "ENGLISH",
     "RUN",
     "SET",
@@ -74,7 +84,7 @@ __all__ = [
     "check_meld",
     "check_redeal",
     "check_turn",
-    "knock_document",
+    "knock",
     "check_names",
     "dealer_of",
     "doubles",

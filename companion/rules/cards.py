@@ -64,45 +64,11 @@ class Deck:
         return self.rank_names.get(value, str(value))
 
 
-RUMMY17 = Deck(
-    "rummy17",
-    ("R", "B", "G", "Y", "K"),
-    1,
-    17,
-    True,
-    {},
-    # D17-1: the letters; only red and blue matter for scoring.
-    {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "Y": N_("yellow"), "K": N_("black")},
-)
-RUMMIKUB = Deck(
-    "rummikub",
-    ("K", "R", "B", "O"),
-    1,
-    13,
-    False,
-    {},
-    {"K": N_("black"), "R": N_("red"), "B": N_("blue"), "O": N_("orange")},  # DK-1
-)
-RUMMY_O = Deck(
-    "rummy-o",
-    ("R", "B", "K", "G"),
-    1,
-    13,
-    False,
-    {},
-    {"R": N_("red"), "B": N_("blue"), "K": N_("black"), "G": N_("green")},  # DO-1
-)
-MANIPULATION = Deck(
-    "manipulation",
-    ("S", "H", "D", "C"),
-    1,
-    13,
-    False,
-    {1: "A", 11: "J", 12: "Q", 13: "K"},
-    {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")},
-    suit_last=True,
-)
-DECKS: dict[str, Deck] = {d.game: d for d in (RUMMY17, RUMMIKUB, RUMMY_O, MANIPULATION)}
+def deck_of(game: str) -> Deck:
+    """The deck of the game with this id, as the game declares it (``Game.deck``)."""
+    from .game import get_game  # the registry imports this module: asked at call time
+
+    return get_game(game).deck
 
 
 @dataclass(frozen=True, order=True)
@@ -116,7 +82,7 @@ class Card:
     @property
     def text(self) -> str:
         """The card as the notation writes it: ``R7``, ``10H``."""
-        deck = DECKS[self.game]
+        deck = deck_of(self.game)
         rank = deck.value_text(self.value)
         return f"{rank}{self.colour}" if deck.suit_last else f"{self.colour}{rank}"
 
@@ -208,7 +174,7 @@ def parse_card(raw: object, game: str = "rummy17") -> Token:
     Traceback (most recent call last):
     companion.rules.errors.EntryError: R18 is not a card: values run from 1 to 17
     """
-    deck = DECKS[game]
+    deck = deck_of(game)
     if not isinstance(raw, str) or not raw.strip():
         raise _not_a_card(repr(raw), deck, str(raw))
     text = raw.strip().upper()
@@ -278,5 +244,5 @@ def card_sort_key(token: Token) -> tuple[int, str, int]:
     """Sort number cards by colour then value, jokers last."""
     if isinstance(token, Joker):
         return (1, token.colour or "", token.stands_for.value if token.stands_for else 0)
-    deck = DECKS[token.game]
+    deck = deck_of(token.game)
     return (0, str(deck.colours.index(token.colour)), token.value)

@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import DECKS, Card, Deck, Token, parse_card
+from .cards import Card, Deck, Token, parse_card
 from .errors import EntryError
-from .messages import N_, register
+from .messages import ENGLISH, N_, Translator, register
 
 register(
     {
@@ -29,6 +29,7 @@ register(
         "turn-not-object": N_("a turn must be a JSON object"),
         "turn-unknown-field": N_("the turn has an unknown field {key!r}; the fields are {fields}"),
         "redeal-none": N_("{game_name} has no redeal"),
+        "knock-none": N_("{game_name} has no knocking for the face-up card"),
         "rescue-not-in-game": N_(
             "{game_name} has no table rescue: its melds stay in front of the player who "
             "laid them (R17-9)"
@@ -87,6 +88,8 @@ class Game:
 
     id: ClassVar[str]
     name: ClassVar[str]
+    #: Where the game comes in lists: the rulebooks' order (Rummy 17 first), then the rest.
+    order: ClassVar[int] = 100
     seats: ClassVar[tuple[int, int]]
     seats_rule: ClassVar[str]
     #: The prefixes of this game's clause ids (rules file and house decisions): ("RK", "DK").
@@ -151,6 +154,10 @@ class Game:
             a joker whose stand-in matters cannot be told.
         """
         raise NotImplementedError
+
+    def knock(self, doc: Mapping[str, Any], tr: Translator = ENGLISH) -> dict[str, Any]:
+        """The contract's ``knock``: who gets the face-up card (R17-8), in ``tr``'s words."""
+        raise EntryError("knock-none", field="game", game_name=self.name)
 
     #: Whether a player may ask for a reshuffle of the first tiles (RK-3).
     redeals: ClassVar[bool] = False
@@ -288,22 +295,25 @@ def round_object(doc: object) -> Mapping[str, Any]:
     return doc
 
 
+#: The entry-point group a game joins by being installed: ``id = "module:GAME"`` in the
+#: ``[project.entry-points."companion.games"]`` table of its distribution's pyproject.toml.
+ENTRY_POINTS = "companion.games"
+
+
 @dataclass
 class _Registry:
     games: dict[str, Game] = field(default_factory=dict)
+    loaded: bool = False
 
 
 _REGISTRY = _Registry()
 
 
 def register_game(game: Game) -> Game:
-    """Add a game to the registry (each game module does this once for itself)."""
-    if game.id not in DECKS:
-        raise ValueError(f"{game.id} has no deck in cards.DECKS")
+    """Add a game to the registry (the entry points do this for every installed game)."""
     _REGISTRY.games[game.id] = game
-    # The rulebooks' order (cards.DECKS), whichever game module was imported first.
-    order = list(DECKS)
-    _REGISTRY.games = dict(sorted(_REGISTRY.games.items(), key=lambda kv: order.index(kv[0])))
+    # The rulebooks' order (``Game.order``), whichever game was found first.
+    _REGISTRY.games = dict(sorted(_REGISTRY.games.items(), key=lambda kv: kv[1].order))
     return game
 
 
@@ -315,7 +325,8 @@ def games() -> tuple[Game, ...]:
 
 def get_game(game_id: object) -> Game:
     """The game with this id; ``EntryError`` naming the games for anything else."""
-    _load()
+    if not _REGISTRY.loaded:
+        _load()
     if isinstance(game_id, str) and game_id in _REGISTRY.games:
         return _REGISTRY.games[game_id]
     names = ", ".join(_REGISTRY.games)
@@ -325,6 +336,17 @@ def get_game(game_id: object) -> Game:
 
 
 def _load() -> None:
-    """Import every game module once; each registers itself."""
-    from . import rummy17  # noqa: F401, I001  (Rummy 17 first: the order games are listed)
-    from . import rummikub, rummy_o, manipulation  # noqa: F401
+    """Register every installed game once: each entry point of ``companion.games`` names a
+    ``Game`` (an instance, or a class to make one of)."""
+    if _REGISTRY.loaded:
+        return
+    from importlib.metadata import entry_points  # only when a game is first asked for
+
+    for point in entry_points(group=ENTRY_POINTS):
+        found = point.load()
+        game = found() if isinstance(found, type) else found
+        if not isinstance(game, Game) or game.id != point.name:
+            raise TypeError(f"entry point {point.name} = {point.value} is no game {point.name}")
+        if game.id not in _REGISTRY.games:
+            register_game(game)
+    _REGISTRY.loaded = True

@@ -5,14 +5,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import MANIPULATION, Token
+from .cards import Deck, Token
 from .errors import Collector, EntryError
-from .game import Choice, Column, Count, Decision, RoundOutcome, register_game
+from .game import Choice, Column, Count, Decision, RoundOutcome
 from .holdings import Holding, Limits, face_value, named_player
 from .messages import N_, register
+from .tile_melds import Style
 from .tiles import LeftoverGame
 from .turns import TurnRules
 
+#: Playing cards: ranks A, 2–10, J, Q, K in four suits, written rank first (10H, QD); MR-1.
+MANIPULATION = Deck(
+    "manipulation",
+    ("S", "H", "D", "C"),
+    1,
+    13,
+    False,
+    {1: "A", 11: "J", 12: "Q", 13: "K"},
+    {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")},
+    suit_last=True,
+)
 KNOCK_LIMIT = 5  # MR-9
 UNDERCUT = 10  # MR-12
 WENT_OUT_BONUS = 25  # MR-14
@@ -49,6 +61,7 @@ class Manipulation(LeftoverGame):
     """Manipulation Rummy: 2–5 players, one deck (two players) or two decks with jokers."""
 
     id = "manipulation"
+    order = 4
     name = N_("Manipulation Rummy")
     seats = (2, 5)
     seats_rule = "MR-1"
@@ -73,6 +86,7 @@ class Manipulation(LeftoverGame):
     )
     round_keys = frozenset({"game", "players", "knocked", "went_out", "options"})
     # MR-5, MR-6, MR-7; no initial meld.
+    meld_style = Style("MR-3", "MR-4", "MR-4", True, 2, "MR-7", "MR-1", "MR-3")
     turn_rules = TurnRules(
         left_table="MR-6", freed_joker="MR-7", nothing_played="MR-6", from_hand="MR-5", words="card"
     )
@@ -227,4 +241,4 @@ class Manipulation(LeftoverGame):
         }
 
 
-GAME = register_game(Manipulation())
+GAME = Manipulation()

@@ -19,10 +19,10 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from .cards import DECKS, Card, Joker, Token, card_sort_key, parse_card
+from .cards import Card, Joker, Token, card_sort_key, deck_of, parse_card
 from .errors import EntryError
 from .messages import NN_, register
-from .tile_melds import STYLES, check_tiles
+from .tile_melds import check_tiles, style_of
 
 register(
     {
@@ -75,7 +75,7 @@ class Rescue:
 @cache
 def shapes(game: str) -> tuple[Shape, ...]:
     """Every group and every run of three to five slots that the game's meld check accepts."""
-    deck, style = DECKS[game], STYLES[game]
+    deck, style = deck_of(game), style_of(game)
     found: list[Shape] = []
     for value in range(deck.low, deck.high + 1):
         for size in (3, 4):
@@ -227,8 +227,8 @@ def _lay_out(
 
 def _joined(game: str, pieces: list[tuple[Shape, list[Token]]]) -> list[list[Token]]:
     """Join runs of one colour that follow each other, up to the longest run; groups as laid."""
-    deck = DECKS[game]
-    most_jokers = STYLES[game].max_jokers
+    deck = deck_of(game)
+    most_jokers = style_of(game).max_jokers
     runs = sorted(
         ((s.faces[0].colour, s.start, m) for s, m in pieces if s.kind == "run"),
         key=lambda r: (deck.colours.index(r[0]), r[1]),

@@ -5,13 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import RUMMIKUB, Token
-from .game import Choice, Decision, register_game
+from .cards import Deck, Token
+from .game import Choice, Decision
 from .holdings import Holding, face_value
 from .messages import N_
+from .tile_melds import Style
 from .tiles import RackGame
 from .turns import TurnRules, check_redeal
 
+#: 106 tiles: 1–13 in four colours, twice, and two jokers (RK-1); DK-1: the letters.
+RUMMIKUB = Deck(
+    "rummikub",
+    ("K", "R", "B", "O"),
+    1,
+    13,
+    False,
+    {},
+    {"K": N_("black"), "R": N_("red"), "B": N_("blue"), "O": N_("orange")},
+)
 RACK_JOKER = 30  # RK-21
 FIRST_TILES = 14  # RK-2
 REDEAL_PAIRS = 3  # RK-3
@@ -21,6 +32,7 @@ class Rummikub(RackGame):
     """Rummikub: 2–4 players, 106 tiles 1–13 in four colours and two jokers."""
 
     id = "rummikub"
+    order = 2
     name = N_("Rummikub")
     seats_rule = "RK-1"
     clause_prefixes = ("RK", "DK")
@@ -42,6 +54,7 @@ class Rummikub(RackGame):
     went_out_rule = "RK-20"
     limits_rule = "DK-4"
     opened_rule = "RK-6"
+    meld_style = Style("RK-4", "RK-5", "RK-5", False, 2, "RK-12", "RK-1")
     turn_rules = TurnRules(
         left_table="RK-9",
         freed_joker="RK-14",
@@ -97,4 +110,4 @@ class Rummikub(RackGame):
         }
 
 
-GAME = register_game(Rummikub())
+GAME = Rummikub()

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import RUMMY_O, Card, Token
-from .game import Choice, Decision, register_game
+from .cards import Card, Deck, Token
+from .game import Choice, Decision
 from .holdings import Holding, face_value
 from .messages import N_
+from .tile_melds import Style
 from .tiles import RackGame
 from .turns import TurnRules
 
+#: 106 tiles: 1–13 in four colours, twice, and two jokers (RO-1); DO-1: the letters.
+RUMMY_O = Deck(
+    "rummy-o",
+    ("R", "B", "K", "G"),
+    1,
+    13,
+    False,
+    {},
+    {"R": N_("red"), "B": N_("blue"), "K": N_("black"), "G": N_("green")},
+)
 JOKER = 25  # RO-2
 TENS = {1: 10, 11: 10, 12: 10, 13: 10}  # RO-2
 
@@ -24,6 +35,7 @@ class RummyO(RackGame):
     """Deluxe Rummy-O: 2–4 players, 106 tiles 1–13 in four colours and two jokers."""
 
     id = "rummy-o"
+    order = 3
     name = N_("Deluxe Rummy-O")
     seats_rule = "RO-1"
     clause_prefixes = ("RO", "DO")
@@ -40,6 +52,7 @@ class RummyO(RackGame):
     went_out_rule = "RO-11"
     limits_rule = "DO-6"
     opened_rule = "RO-6"
+    meld_style = Style("RO-4", "RO-5", "DO-2", False, 2, "RO-9", "RO-1")
     turn_rules = TurnRules(
         left_table="RO-8",
         freed_joker="RO-9",
@@ -96,4 +109,4 @@ class RummyO(RackGame):
         }
 
 
-GAME = register_game(RummyO())
+GAME = RummyO()

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .cards import DECKS, Card, Joker, Token
+from .cards import Card, Joker, Token, deck_of
 from .errors import Problem, reason_fields
 from .game import get_game
 from .messages import N_, register
@@ -65,11 +65,14 @@ class Style:
     meld_rule: str | None = None  # one clause for any meld's three cards (MR-3)
 
 
-STYLES = {
-    "rummikub": Style("RK-4", "RK-5", "RK-5", False, 2, "RK-12", "RK-1"),
-    "rummy-o": Style("RO-4", "RO-5", "DO-2", False, 2, "RO-9", "RO-1"),
-    "manipulation": Style("MR-3", "MR-4", "MR-4", True, 2, "MR-7", "MR-1", "MR-3"),
-}
+def style_of(game: str) -> Style:
+    """How the game with this id builds melds (``LeftoverGame.meld_style``)."""
+    from .tiles import LeftoverGame  # the tile games import this module: asked at call time
+
+    host = get_game(game)
+    if not isinstance(host, LeftoverGame):
+        raise TypeError(f"{game} melds are not tile melds")
+    return host.meld_style
 
 
 def meld_value(game: str, faces: Sequence[Card]) -> int:
@@ -118,7 +121,7 @@ def _problem(tokens: Sequence[Token], style: Style, game: str) -> Problem:
     when fewer than two are numbered); a joker that cannot be what it is said to stand for is
     named as the fault, not the meld's length.
     """
-    deck = DECKS[game]
+    deck = deck_of(game)
     numbers = [t for t in tokens if isinstance(t, Card)]
     stated = [t for t in tokens if isinstance(t, Joker) and t.stands_for is not None]
     faces = numbers + [_stand_in(j) for j in stated]
@@ -226,9 +229,9 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
     its own ``kind``; the headline ``kind`` is the first reading's, the one the reason gives as
     its example (``like *K4``).
     """
-    style = STYLES[game]
-    deck = DECKS[game]
     host = get_game(game)
+    style = style_of(game)
+    deck = host.deck
     numbers = [t for t in tokens if isinstance(t, Card)]
     jokers = [t for t in tokens if isinstance(t, Joker)]
     if len(jokers) > style.max_jokers:  # RK-1, RO-1, MR-1: the game has only two

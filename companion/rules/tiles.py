@@ -25,7 +25,7 @@ from .game import (
 from .holdings import Holding, Limits, named_player, read_holdings
 from .messages import N_, register
 from .rescue import read_table, rescue
-from .tile_melds import check_tiles
+from .tile_melds import Style, check_tiles
 from .turns import TurnRules, check_tile_turn
 
 register(
@@ -57,6 +57,8 @@ class LeftoverGame(Game):
 
     #: The clauses a turn's checks cite (contract ``turn``).
     turn_rules: ClassVar[TurnRules]
+    #: How melds are built, and the clause for each way one fails (RK-4/5, RO-4/5, MR-3/4).
+    meld_style: ClassVar[Style]
 
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
         return check_tiles(self.id, [self.parse_card(c) for c in cards])

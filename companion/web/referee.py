@@ -10,8 +10,9 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
+from companion import rules
 from companion.i18n import translator
-from companion.rules import EntryError, check_turn, games, get_game, knock_document, localize
+from companion.rules import EntryError, check_turn, games, get_game, localize
 from companion.web.common import descriptor, sentence
 
 bp = Blueprint("referee", __name__)
@@ -39,7 +40,7 @@ def knock() -> str:
         if args.get("deal"):
             doc["discarded_by"] = None
         try:
-            result = knock_document(doc, translator())
+            result = rules.knock(doc, translator())
         except EntryError as err:
             error = sentence(err.first.message(translator()))
     return render_template(

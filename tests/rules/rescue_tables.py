@@ -9,18 +9,18 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from companion.rules import DECKS, Card
+from companion.rules import Card, get_game
 
 
 def faces(game: str) -> list[str]:
     """One of every card of the game, in the notation."""
-    deck = DECKS[game]
+    deck = get_game(game).deck
     return [Card(c, v, game).text for c in deck.colours for v in range(deck.low, deck.high + 1)]
 
 
 def full_table(game: str) -> tuple[list[str], list[list[str]]]:
     """Every card twice and both jokers (106), and a legal arrangement of them."""
-    deck = DECKS[game]
+    deck = get_game(game).deck
     melds: list[list[str]] = []
     for copy in range(2):
         for c in deck.colours:
@@ -35,7 +35,7 @@ def full_table(game: str) -> tuple[list[str], list[list[str]]]:
 
 def legal_table(game: str, rng: random.Random, tries: int = 30) -> list[list[str]]:
     """Random legal melds from one game's cards (two of each, two jokers), jokers as ``*X``."""
-    deck = DECKS[game]
+    deck = get_game(game).deck
     left = Counter({f: 2 for f in faces(game)})
     jokers = 2
     top = deck.high + 1 if game == "manipulation" else deck.high  # MR-4: Q-K-A
@@ -79,7 +79,7 @@ def cards_of(melds: list[list[str]], rng: random.Random | None = None) -> list[s
 
 def impossible_table(game: str) -> tuple[list[str], str]:
     """Every card but the jokers, the other 1s and one 2 of a colour twice: one lone 1 is left."""
-    deck = DECKS[game]
+    deck = get_game(game).deck
     lone = Card(deck.colours[0], deck.low, game).text
     out = Counter({f: 2 for f in faces(game)})
     for c in deck.colours:

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from companion.catalogues import translator
 from companion.rules import (
-    DECKS,
     Card,
     EntryError,
     check_meld,
@@ -79,7 +78,7 @@ def test_MR_3_a_joker_for_another_rank_names_the_rank():
 
 @pytest.mark.parametrize(("game", "rule"), [("rummikub", "RK-4"), ("rummy-o", "RO-4")])
 def test_RK_4_RO_4_five_cards_are_still_too_many_for_a_group(game, rule):
-    colours = DECKS[game].colours
+    colours = get_game(game).deck.colours
     v = verdict(game, *[f"{c}9" for c in colours], "*")
     assert (v["code"], v["rule"]) == ("group-too-long", rule)
 
@@ -231,7 +230,7 @@ CLAUSE = re.compile(r"\(([A-Z0-9]+-[A-Z0-9]+)\)$")
 @st.composite
 def melds(draw: st.DrawFn) -> tuple[str, list[str]]:
     game = draw(st.sampled_from(["rummikub", "rummy-o", "manipulation"]))
-    deck = DECKS[game]
+    deck = get_game(game).deck
     value = st.integers(deck.low, deck.high).map(deck.value_text)
     colour = st.sampled_from(deck.colours)
 

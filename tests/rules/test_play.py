@@ -5,7 +5,7 @@ from helpers import game
 
 from companion.rules import BONUS_CARDS, Card, EntryError, Joker, analyse_meld, parse_card
 from companion.rules import score_document as score
-from companion.rules.cards import RUMMY17
+from companion.rules.rummy17.deck import RUMMY17
 from companion.rules.rummy17.melds import MeldError
 from companion.rules.rummy17.play import (
     add_to_meld,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rescue_tables import cards_of, full_table, impossible_table, legal_table
 
-from companion.rules import DECKS, Card, EntryError, get_game
+from companion.rules import Card, EntryError, get_game
 
 TILE_GAMES = ["rummikub", "rummy-o", "manipulation"]
 
@@ -228,7 +228,7 @@ def most_placed(game: str, cards: list[str]) -> int:
     jokers=st.integers(0, 2),
 )
 def test_rk11_no_arrangement_places_more_cards_than_the_rescue(game, picks, jokers):
-    deck = DECKS[game]
+    deck = get_game(game).deck
     values = [1, 2, 3, 12, 13]  # the ends, where 13-1 and the ace matter
     cards = [Card(deck.colours[c], values[v], game).text for c, v in picks]
     cards = [c for c in cards if cards.count(c) <= 2] + ["*"] * jokers

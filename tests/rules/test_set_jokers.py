@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.rules import DECKS, EntryError, check_turn, get_game
+from companion.rules import EntryError, check_turn, get_game
 
 TILE_GAMES = ("rummikub", "rummy-o", "manipulation")
 
@@ -31,7 +31,7 @@ def _manipulation(suit: str, value: int) -> str:
 
 @pytest.mark.parametrize("game", TILE_GAMES)
 def test_a_set_of_two_and_a_bare_joker_is_legal_in_check(game):
-    colours = DECKS[game].colours
+    colours = get_game(game).deck.colours
     meld = [card(game, colours[0], 9), card(game, colours[1], 9), "*"]
     verdict = get_game(game).check_meld(meld)
     assert verdict["valid"] is True and verdict["kind"] == "set"
@@ -79,7 +79,7 @@ def test_the_rescue_places_a_bare_set_joker():
 
 @given(game=st.sampled_from(TILE_GAMES), data=st.data())
 def test_any_stand_in_for_a_sets_joker_gives_the_same_verdict_and_worth(game, data):
-    deck = DECKS[game]
+    deck = get_game(game).deck
     value = data.draw(st.integers(deck.low, deck.high))
     present = data.draw(
         st.lists(st.sampled_from(deck.colours), min_size=2, max_size=3, unique=True)

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules import EntryError, check_meld, check_turn, get_game, knock_document
+from companion.rules import EntryError, check_meld, check_turn, get_game
+from companion.rules import knock as knock_document
 
 RK = "rummikub"
 RO = "rummy-o"

@@ -7,13 +7,13 @@ from collections import Counter
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from companion.rules import DECKS, check_turn
+from companion.rules import check_turn, get_game
 
 GAMES = ["rummikub", "rummy-o", "manipulation"]
 
 
 def text(game: str, colour: str, value: int) -> str:
-    deck = DECKS[game]
+    deck = get_game(game).deck
     rank = deck.value_text(value)
     return f"{rank}{colour}" if deck.suit_last else f"{colour}{rank}"
 
@@ -21,7 +21,7 @@ def text(game: str, colour: str, value: int) -> str:
 @st.composite
 def meld(draw: st.DrawFn, game: str) -> list[str]:
     """A legal group or run, perhaps with one joker that says what it stands for."""
-    deck = DECKS[game]
+    deck = get_game(game).deck
     if draw(st.booleans()):
         start = draw(st.integers(1, 11))
         length = draw(st.integers(3, min(5, 14 - start)))

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import RUMMY17
-from ..game import Choice, Column, Count, Decision, Game, RoundOutcome, register_game
-from ..messages import N_
+from ..game import Choice, Column, Count, Decision, Game, RoundOutcome
+from ..messages import ENGLISH, N_, Translator
 from .bonus import BONUS_CARDS
+from .deck import RUMMY17
 from .document import doubles, read_table, result_json
+from .knock import knock_document
 from .play import BONUS_DRAWN
 from .referee import check_rummy17_meld
 from .scoring import score_game
@@ -26,6 +27,7 @@ class Rummy17(Game):
     """Rummy 17: 2–6 players, 85 cards 1–17 in five colours, five jokers, twelve bonus cards."""
 
     id = "rummy17"
+    order = 1
     name = N_("Rummy 17")
     seats = (2, 6)
     seats_rule = "R17-1"
@@ -103,6 +105,9 @@ class Rummy17(Game):
     def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return check_rummy17_turn(self, doc)
 
+    def knock(self, doc: Mapping[str, Any], tr: Translator = ENGLISH) -> dict[str, Any]:
+        return knock_document(doc, tr)
+
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         table = read_table(doc, names=names)
         result = score_game(table)
@@ -141,4 +146,4 @@ class Rummy17(Game):
         return out
 
 
-GAME = register_game(Rummy17())
+GAME = Rummy17()

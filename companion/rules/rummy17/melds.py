@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import RUMMY17, Card, Joker, Token, card_sort_key
+from ..cards import Card, Joker, Token, card_sort_key
 from ..errors import EntryError
 from ..messages import N_, NN_, register
 from ..tile_melds import wraps_around
+from .deck import RUMMY17
 
 SET = "set"
 RUN = "run"

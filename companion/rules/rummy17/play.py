@@ -9,8 +9,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import RUMMY17, Card, Joker, Token
+from ..cards import Card, Joker, Token
 from ..messages import ENGLISH, N_, NN_, Translator, register, render
+from .deck import RUMMY17
 from .melds import RUN, Meld, MeldError, analyse_meld
 
 register(

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import RUMMY17, Joker, Token, card_sort_key
+from ..cards import Joker, Token, card_sort_key
 from ..errors import Collector, EntryError, Problem
 from ..game import turn_object
 from ..holdings import Limits
 from ..messages import N_, register
 from ..seating import check_names
 from ..turns import check_copies, key, played_cards, problem_json, read_cards, read_melds
+from .deck import RUMMY17
 from .melds import RUN, Meld, MeldError, analyse_meld
 from .play import JOKER_RUN_MIN
 
