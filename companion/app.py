@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cached_property
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import click
+import jinja2
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext as _
@@ -17,6 +19,7 @@ from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException
 
 from companion import db, i18n, security
+from companion.installed import template_loader
 
 csrf = CSRFProtect()
 
@@ -41,7 +44,13 @@ def redact(path: str) -> str:
 
 
 class Companion(Flask):
-    """The app: Flask, except that a logged error never shows a link token."""
+    """The app: Flask, except that a logged error never shows a link token and templates come
+    from the installed games' folders too."""
+
+    @cached_property
+    def jinja_loader(self) -> jinja2.BaseLoader | None:
+        """The app's templates, then those the installed games bring (``Game.folder``)."""
+        return template_loader(Path(self.root_path, str(self.template_folder)))
 
     def log_exception(
         self,

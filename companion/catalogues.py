@@ -29,6 +29,13 @@ class Catalogue:
             if lang == DEFAULT
             else gettext.translation("messages", localedir=FOLDER, languages=[lang], fallback=True)
         )
+        if lang != DEFAULT:  # the words an installed game brings in its own folder
+            from companion.installed import folders
+
+            for folder in folders("translations"):
+                self._words.add_fallback(
+                    gettext.translation("messages", folder, languages=[lang], fallback=True)
+                )
 
     def gettext(self, message: str, /) -> str:
         return self._words.gettext(message)

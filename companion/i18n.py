@@ -15,6 +15,7 @@ from flask_babel import Babel, format_datetime
 from companion import catalogues as numbers
 from companion.catalogues import DEFAULT, LANGUAGES, best
 from companion.catalogues import translator as catalogue
+from companion.installed import folders
 from companion.rules import Translator
 from companion.rules.messages import game_words
 
@@ -81,6 +82,11 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", "UTC")
     app.config.setdefault("LANGUAGES", list(LANGUAGES))
+    # The app's catalogue first, then the words each installed game brings (its folder).
+    app.config.setdefault(
+        "BABEL_TRANSLATION_DIRECTORIES",
+        ";".join(["translations", *(str(p) for p in folders("translations"))]),
+    )
     Babel(app, locale_selector=select_locale)
     app.after_request(_remember)
     app.jinja_env.filters["signed"] = signed

@@ -179,8 +179,10 @@ def parse(text: str, game: str = "", lang: str = SOURCE) -> Reference:
 
 
 def path(lang: str, game: str) -> Path:
-    """Where one game's reference in one language is kept."""
-    return HERE / lang / f"{game}.md"
+    """Where one game's reference in one language is kept: with the app's, or in the folder
+    of a game installed from outside (``Game.folder``)."""
+    home = next((g.folder for g in games() if g.id == game and g.folder is not None), None)
+    return (home / "reference" if home else HERE) / lang / f"{game}.md"
 
 
 @cache

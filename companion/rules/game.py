@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from .cards import Card, Deck, Token, parse_card
@@ -29,6 +30,7 @@ register(
         "turn-not-object": N_("a turn must be a JSON object"),
         "turn-unknown-field": N_("the turn has an unknown field {key!r}; the fields are {fields}"),
         "redeal-none": N_("{game_name} has no redeal"),
+        "turn-none": N_("{game_name} has no turn check: its melds are not shared on a table"),
         "knock-none": N_("{game_name} has no knocking for the face-up card"),
         "rescue-not-in-game": N_(
             "{game_name} has no table rescue: its melds stay in front of the player who "
@@ -90,6 +92,14 @@ class Game:
     name: ClassVar[str]
     #: Where the game comes in lists: the rulebooks' order (Rummy 17 first), then the rest.
     order: ClassVar[int] = 100
+    #: What a game installed from outside brings in one folder: ``templates/`` (its own
+    #: partials, ``games/<id>/…`` and ``sheets/games/<id>/parts.html``), ``translations/``
+    #: (``<lang>/LC_MESSAGES/messages.mo``) and ``reference/<lang>/<id>.md``. None for the
+    #: games built in, whose files live with the app's own.
+    folder: ClassVar[Path | None] = None
+    #: The figures the game's explanations and sheets quote (RK-21's joker 30, MR-16's 150…),
+    #: so that no template writes a number of its own.
+    numbers: ClassVar[Mapping[str, int]] = {}
     seats: ClassVar[tuple[int, int]]
     seats_rule: ClassVar[str]
     #: The prefixes of this game's clause ids (rules file and house decisions): ("RK", "DK").
@@ -151,9 +161,9 @@ class Game:
         """The contract's ``turn`` verdict: every problem of one turn, each with its clause.
 
         :raises EntryError: the document cannot be read, has too many copies of a card, or
-            a joker whose stand-in matters cannot be told.
+            a joker whose stand-in matters cannot be told; the game has no turn check.
         """
-        raise NotImplementedError
+        raise EntryError("turn-none", field="game", game_name=self.name)
 
     def knock(self, doc: Mapping[str, Any], tr: Translator = ENGLISH) -> dict[str, Any]:
         """The contract's ``knock``: who gets the face-up card (R17-8), in ``tr``'s words."""
@@ -255,6 +265,7 @@ class Game:
             "opened_rule": self.opened_rule,
             "knock_rule": self.knock_rule,
             "columns": [{"key": c.key, "label": c.label, "sign": c.sign} for c in self.columns],
+            "numbers": dict(self.numbers),
         }
 
     def __repr__(self) -> str:

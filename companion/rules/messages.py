@@ -122,8 +122,9 @@ MESSAGES: dict[str, Text] = {}
 
 
 def register(texts: Mapping[str, Text]) -> None:
-    """Add a module's codes; a code is defined once."""
-    clash = set(texts) & set(MESSAGES)
+    """Add a module's codes; a code is defined once (a module imported again may repeat its
+    own words)."""
+    clash = {code for code in texts if code in MESSAGES and MESSAGES[code] != texts[code]}
     if clash:
         raise ValueError(f"message codes defined twice: {sorted(clash)}")
     MESSAGES.update(texts)

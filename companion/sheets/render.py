@@ -10,6 +10,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from companion.installed import template_loader
 from companion.reference import link_clauses
 from companion.rules import EntryError, Game, Translator
 from companion.rules.messages import N_, game_words, register
@@ -52,7 +53,7 @@ def _rule_links(html: object, base: str | None = None) -> Markup:
 def environment() -> jinja2.Environment:
     """The sheets' Jinja environment (autoescaped HTML, templates/ on the path)."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(p) for p in template_dirs()]),
+        loader=template_loader(*template_dirs()),
         autoescape=jinja2.select_autoescape(("html",)),
         trim_blocks=True,
         lstrip_blocks=True,
