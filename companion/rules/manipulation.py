@@ -25,6 +25,8 @@ MANIPULATION = Deck(
     {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")},
     suit_last=True,
 )
+JOKER = 25  # MR-8
+FACE = 10  # MR-8: J, Q, K
 KNOCK_LIMIT = 5  # MR-9
 UNDERCUT = 10  # MR-12
 WENT_OUT_BONUS = 25  # MR-14
@@ -54,7 +56,7 @@ register(
 
 def worth(card: Token) -> int:
     """MR-8: joker 25; J, Q, K 10; 2–10 face value; ace 1."""
-    return face_value(card, joker=25, high={11: 10, 12: 10, 13: 10})
+    return face_value(card, joker=JOKER, high=dict.fromkeys((11, 12, 13), FACE))
 
 
 class Manipulation(LeftoverGame):
@@ -86,6 +88,16 @@ class Manipulation(LeftoverGame):
     )
     round_keys = frozenset({"game", "players", "knocked", "went_out", "options"})
     # MR-5, MR-6, MR-7; no initial meld.
+    numbers = {  # MR-8, MR-9, MR-12, MR-14, MR-16: what the explanations and sheets quote
+        "joker": JOKER,
+        "face": FACE,
+        "knock": KNOCK_LIMIT,
+        "undercut": UNDERCUT,
+        "went_out": WENT_OUT_BONUS,
+        "target": TARGET,
+        "target_bonus": TARGET_BONUS,
+        "round_won": ROUND_WON_BONUS,
+    }
     meld_style = Style("MR-3", "MR-4", "MR-4", True, 2, "MR-7", "MR-1", "MR-3")
     turn_rules = TurnRules(
         left_table="MR-6", freed_joker="MR-7", nothing_played="MR-6", from_hand="MR-5", words="card"

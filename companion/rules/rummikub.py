@@ -54,6 +54,7 @@ class Rummikub(RackGame):
     went_out_rule = "RK-20"
     limits_rule = "DK-4"
     opened_rule = "RK-6"
+    numbers = {"rack_joker": RACK_JOKER}  # RK-21
     meld_style = Style("RK-4", "RK-5", "RK-5", False, 2, "RK-12", "RK-1")
     turn_rules = TurnRules(
         left_table="RK-9",

@@ -23,7 +23,8 @@ RUMMY_O = Deck(
     {"R": N_("red"), "B": N_("blue"), "K": N_("black"), "G": N_("green")},
 )
 JOKER = 25  # RO-2
-TENS = {1: 10, 11: 10, 12: 10, 13: 10}  # RO-2
+HIGH_TILE = 10  # RO-2: what 1, 11, 12 and 13 are worth
+TENS = dict.fromkeys((1, 11, 12, 13), HIGH_TILE)  # RO-2
 
 
 def point_value(tile: Token) -> int:
@@ -52,6 +53,7 @@ class RummyO(RackGame):
     went_out_rule = "RO-11"
     limits_rule = "DO-6"
     opened_rule = "RO-6"
+    numbers = {"joker": JOKER, "high_tile": HIGH_TILE}  # RO-2
     meld_style = Style("RO-4", "RO-5", "DO-2", False, 2, "RO-9", "RO-1")
     turn_rules = TurnRules(
         left_table="RO-8",
