@@ -17,7 +17,7 @@ from ..game import turn_object
 from ..holdings import Limits
 from ..messages import N_, register
 from ..seating import check_names
-from ..turns import check_copies, key, played_cards, problem_json, read_cards, read_melds
+from ..turn_document import check_copies, key, played_cards, problem_json, read_cards, read_melds
 from .melds import RUN, Meld, MeldError, analyse_meld
 from .play import JOKER_RUN_MIN
 
