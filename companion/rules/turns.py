@@ -2,44 +2,55 @@
 
 Rummikub (RK-4…RK-14), Deluxe Rummy-O (RO-4…RO-9, DO-3) and Manipulation Rummy
 (MR-3…MR-7): the table before and after one turn, compared as multisets (a joker is a joker
-whatever it stands for). Every problem is reported with its clause, not only the first.
-Also the redeal check of Rummikub (RK-3).
+whatever it stands for). Each check is one function of ``TILE_CLAUSES``, run in the
+contract's order; every problem is reported with its clause, not only the first:
+
+1. ``_every_meld_is_legal``: every meld after the turn is a legal group or run
+   (RK-4/5, RO-4/5, MR-3/4);
+2. ``_nothing_leaves_the_table``: no tile goes back to a rack (no card to a hand), a freed
+   joker included (RK-9, RK-14, RO-8, RO-9, MR-6, MR-7);
+3. ``_something_was_played``: at least one card was played (RK-8, RO-7, MR-6);
+4. ``_played_cards_come_from_the_hand``: with the hand, every played card was in it
+   (RK-8, RO-7, MR-5);
+5. before the initial meld (Rummikub, Rummy-O):
+   ``_initial_meld_leaves_the_table_alone`` (RK-6, RO-8),
+   ``_no_joker_taken_before_the_initial_meld`` (RK-13, RO-8) and
+   ``_initial_meld_is_worth_enough`` (RK-6, RO-6, DO-3).
+
+What every game's ``turn`` shares is in ``turn_document`` (Rummy 17's own clauses are in
+``rummy17.turn``). Also the redeal check of Rummikub (RK-3).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Joker, Token, card_sort_key
 from .errors import Collector, EntryError, Problem
-from .fixes import fix_fields
-from .game import turn_object
-from .holdings import Limits
 from .messages import N_, NN_, register
 from .tile_melds import check_tiles, meld_value
+from .turn_document import (
+    beyond_hand,
+    check_copies,
+    check_turn_copies,
+    key,
+    missing,
+    played_cards,
+    read_cards,
+    read_melds,
+    read_turn,
+    verdict_json,
+)
 
 if TYPE_CHECKING:
-    from .game import Game
     from .tiles import LeftoverGame
 
 register(
     {
-        "turn-melds-not-list": N_("{field} must be a list of melds, each a list of cards"),
-        "turn-hand-not-list": N_("hand must be a list of cards"),
-        "turn-opened-not-bool": N_("opened must be true or false"),
-        "turn-too-many-copies": NN_(
-            "{card} appears more than once; the game has one ({rule})",
-            "{card} appears more than {most} times; the game has {most} ({rule})",
-            "most",
-        ),
-        "turn-too-many-jokers": NN_(
-            "more than {most} joker; the game has {most} ({rule})",
-            "more than {most} jokers; the game has {most} ({rule})",
-            "most",
-        ),
         "turn-left-table-tile": N_(
             "{card} is no longer on the table: a tile never goes back to a rack"
         ),
@@ -99,74 +110,148 @@ class TurnRules:
     initial_joker: str = ""  # RK-13, RO-8: no joker taken from the table
 
 
-def key(token: Token) -> str:
-    """How a turn compares cards: a joker is a joker whatever it stands for."""
-    return token.bare if isinstance(token, Joker) else token.text
+@dataclass(frozen=True)
+class InitialMeld:
+    """A turn before the player's initial meld: what the new melds are worth, and the melds
+    of the table before (numbered from 1) not found unchanged after it."""
+
+    value: int
+    touched: list[int]
 
 
-def read_cards(raw: object, game: Game, *, field: str, problems: Collector) -> list[Token]:
-    """A list of cards (a hand); unreadable ones go to ``problems``."""
-    if not isinstance(raw, list):
-        raise EntryError("turn-hand-not-list", field=field)
-    out: list[Token] = []
-    for c in raw:
-        with problems.check(field=field):
-            token = game.parse_card(c)
-            out.append(Joker(token.colour, None, token.game) if isinstance(token, Joker) else token)
-    return out
+@dataclass(frozen=True)
+class TileTurn:
+    """One turn of a tile game as the document gives it, each meld with its verdict."""
+
+    game: LeftoverGame
+    rules: TurnRules
+    opened: bool
+    before: list[list[Token]]
+    after: list[list[Token]]
+    hand: list[Token] | None
+    before_verdicts: list[dict[str, Any]]  # each meld's ``check`` verdict
+    verdicts: list[dict[str, Any]]  # each meld of ``after``: its ``check`` verdict
+
+    @cached_property
+    def on_before(self) -> list[Token]:
+        """Every card on the table before the turn."""
+        return [t for m in self.before for t in m]
+
+    @cached_property
+    def on_after(self) -> list[Token]:
+        """Every card on the table after the turn."""
+        return [t for m in self.after for t in m]
+
+    @cached_property
+    def played(self) -> list[Token]:
+        """The cards on the table after the turn that were not on it before."""
+        return played_cards(self.on_before, self.on_after)
+
+    @cached_property
+    def initial(self) -> InitialMeld | None:
+        """The initial meld (RK-6, RO-6); None once opened, or in a game without one."""
+        if self.rules.initial_least is None or self.opened:
+            return None
+        return _initial_meld(self)
 
 
-def read_melds(raw: object, game: Game, *, field: str, problems: Collector) -> list[list[Token]]:
-    """A table: a list of melds, each a list of cards; unreadable cards go to ``problems``."""
-    if not isinstance(raw, list) or not all(isinstance(m, list) for m in raw):
-        raise EntryError("turn-melds-not-list", field=field)
-    melds = []
-    for number, meld in enumerate(raw, start=1):
-        tokens = []
-        for c in meld:
-            with problems.check(field=field, meld=number):
-                tokens.append(game.parse_card(c))
-        melds.append(tokens)
-    return melds
+def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[str, Any]:
+    """The contract's ``turn`` for a tile game: checks 1–5, every problem with its clause.
+
+    :raises EntryError: bad input: an unreadable document or card, too many copies, an
+        illegal table before the turn, a joker whose stand-in cannot be told.
+    """
+    turn = _read_tile_turn(game, rules, doc)
+    value = turn.initial.value if turn.initial is not None else None
+    return verdict_json(TILE_CLAUSES, turn, turn.played, value, _meld_entries(turn))
 
 
-def check_copies(groups: Mapping[str, Sequence[Token]], limits: Limits) -> None:
-    """DK-4, DO-6, DM-8: no more copies of a card, nor jokers, than the game has."""
-    problems = Collector()
-    for field, tokens in groups.items():
-        counts = Counter(key(t) for t in tokens)
-        for text, n in sorted(counts.items()):
-            joker = text == "*"  # Rummy 17 jokers have colours: each exists once (R17-1)
-            most = limits.jokers if joker else limits.copies
-            if n > most:
-                code = "turn-too-many-jokers" if joker else "turn-too-many-copies"
-                problems.add(EntryError(code, field=field, card=text, rule=limits.rule, most=most))
-    problems.raise_any()
+def _read_tile_turn(game: LeftoverGame, rules: TurnRules, raw: object) -> TileTurn:
+    read = read_turn(raw, game, TURN_KEYS, read_melds)
+    on_before = [t for m in read.before for t in m]
+    on_after = [t for m in read.after for t in m]
+    check_turn_copies(on_before, on_after, read.hand, game.limits({}))
+    before_verdicts = _verdicts(read.before, game, "before")
+    verdicts = _verdicts(read.after, game, "after")
+    return TileTurn(
+        game, rules, read.opened, read.before, read.after, read.hand, before_verdicts, verdicts
+    )
 
 
-def problem_json(problem: Problem) -> dict[str, Any]:
-    """One problem of a turn: its clause, the reason in English, and code/params to say it
-    anew in another language; ``meld``, ``card`` and ``player`` where it has them."""
-    out: dict[str, Any] = {"rule": problem.rule, "reason": problem.reason()}
-    for place in ("player", "meld", "card"):
-        value = getattr(problem, place)
-        if value is not None:
-            out[place] = value
-    out["code"] = problem.code
-    out["params"] = problem.values()
-    out.update(fix_fields(problem, out["params"]))
-    return out
+def _every_meld_is_legal(turn: TileTurn) -> Iterator[Problem]:
+    """Check 1 (RK-4/5, RO-4/5, MR-3/4): every meld after the turn is a legal group or run."""
+    for number, verdict in enumerate(turn.verdicts, start=1):
+        if not verdict["valid"]:
+            yield Problem(verdict["code"], _params(verdict), meld=number, rule=verdict["rule"])
 
 
-def played_cards(before: Sequence[Token], after: Sequence[Token]) -> list[Token]:
-    """The cards in ``after`` not in ``before`` (multisets), sorted as the game writes them."""
-    extra = Counter(key(t) for t in after) - Counter(key(t) for t in before)
-    out: list[Token] = []
-    for t in after:
-        if extra[key(t)] > 0:
-            extra[key(t)] -= 1
-            out.append(Joker(t.colour, None, t.game) if isinstance(t, Joker) else t)
-    return sorted(out, key=card_sort_key)
+def _nothing_leaves_the_table(turn: TileTurn) -> Iterator[Problem]:
+    """Check 2 (RK-9, RO-8, MR-6): no tile goes back to a rack, no card to a hand; nor does a
+    freed joker, which is used on the table in the same turn (RK-14, RO-9, MR-7)."""
+    rules, w = turn.rules, turn.rules.words
+    gone = missing(turn.on_before, turn.on_after)
+    for text in sorted(gone, key=lambda k: card_sort_key(turn.game.parse_card(k))):
+        for _ in range(gone[text]):
+            if text.startswith("*"):
+                yield Problem(f"turn-joker-left-{w}", card=text, rule=rules.freed_joker)
+            else:
+                yield Problem(f"turn-left-table-{w}", card=text, rule=rules.left_table)
+
+
+def _something_was_played(turn: TileTurn) -> Iterator[Problem]:
+    """Check 3 (RK-8, RO-7, MR-6): a turn puts at least one card from the hand on the table."""
+    if not turn.played:
+        yield Problem(f"turn-nothing-played-{turn.rules.words}", rule=turn.rules.nothing_played)
+
+
+def _played_cards_come_from_the_hand(turn: TileTurn) -> Iterator[Problem]:
+    """Check 4 (RK-8, RO-7, MR-5): with the hand given, every played card was in it."""
+    if turn.hand is None:
+        return
+    for t in beyond_hand(turn.hand, turn.played):
+        yield Problem(
+            f"turn-not-in-hand-{turn.rules.words}", card=key(t), rule=turn.rules.from_hand
+        )
+
+
+def _initial_meld_leaves_the_table_alone(turn: TileTurn) -> Iterator[Problem]:
+    """Check 5 (RK-6, RO-8): an initial meld uses only the rack's own tiles; every meld of the
+    table before the turn is still there, unchanged."""
+    for number in turn.initial.touched if turn.initial is not None else ():
+        yield Problem("turn-initial-touched", {"number": number}, rule=turn.rules.initial_touch)
+
+
+def _no_joker_taken_before_the_initial_meld(turn: TileTurn) -> Iterator[Problem]:
+    """Check 5 (RK-13, RO-8): no joker is taken from the table before the initial meld."""
+    touched = turn.initial.touched if turn.initial is not None else ()
+    if any(isinstance(t, Joker) for n in touched for t in turn.before[n - 1]):
+        yield Problem("turn-initial-joker", rule=turn.rules.initial_joker)
+
+
+def _initial_meld_is_worth_enough(turn: TileTurn) -> Iterator[Problem]:
+    """Check 5 (RK-6, RO-6, DO-3): the new melds of an initial meld are worth at least 30
+    (Rummikub: face values) or 25 (Rummy-O: the values of RO-2); a joker its stand-in's."""
+    initial, least = turn.initial, turn.rules.initial_least
+    if initial is not None and least is not None and turn.played and initial.value < least:
+        values = {"value": initial.value, "least": least}
+        yield Problem("turn-initial-value", values, rule=turn.rules.initial_rule)
+
+
+#: The checks of a tile game's turn, in the contract's order: the order problems are reported.
+TILE_CLAUSES: tuple[Callable[[TileTurn], Iterable[Problem]], ...] = (
+    _every_meld_is_legal,  # 1
+    _nothing_leaves_the_table,  # 2
+    _something_was_played,  # 3
+    _played_cards_come_from_the_hand,  # 4
+    _initial_meld_leaves_the_table_alone,  # 5
+    _no_joker_taken_before_the_initial_meld,  # 5
+    _initial_meld_is_worth_enough,  # 5
+)
+
+
+def _params(verdict: Mapping[str, Any]) -> dict[str, Any]:
+    """A meld verdict's parameters without its clause (a problem carries that itself)."""
+    return {k: v for k, v in verdict["params"].items() if k != "rule"}
 
 
 def _verdicts(melds: Sequence[Sequence[Token]], game: LeftoverGame, field: str) -> list[Any]:
@@ -176,10 +261,13 @@ def _verdicts(melds: Sequence[Sequence[Token]], game: LeftoverGame, field: str) 
     for number, meld in enumerate(melds, start=1):
         verdict = check_tiles(game.id, meld)
         if verdict.get("readings") or (field == "before" and not verdict["valid"]):
-            params = {k: v for k, v in verdict["params"].items() if k != "rule"}
             problems.add(
                 EntryError(
-                    verdict["code"], field=field, meld=number, rule=verdict["rule"], **params
+                    verdict["code"],
+                    field=field,
+                    meld=number,
+                    rule=verdict["rule"],
+                    **_params(verdict),
                 )
             )
         verdicts.append(verdict)
@@ -187,80 +275,10 @@ def _verdicts(melds: Sequence[Sequence[Token]], game: LeftoverGame, field: str) 
     return verdicts
 
 
-def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[str, Any]:
-    """The contract's ``turn`` for a tile game: checks 1–5, every problem with its clause."""
-    doc = turn_object(doc, TURN_KEYS)
-    opened = doc.get("opened", True)
-    if not isinstance(opened, bool):
-        raise EntryError("turn-opened-not-bool", field="opened")
-    problems = Collector()
-    before = read_melds(doc.get("before"), game, field="before", problems=problems)
-    after = read_melds(doc.get("after"), game, field="after", problems=problems)
-    hand = None
-    if doc.get("hand") is not None:
-        hand = read_cards(doc["hand"], game, field="hand", problems=problems)
-    problems.raise_any()
-    on_before = [t for m in before for t in m]
-    on_after = [t for m in after for t in m]
-    check_copies(
-        {"before": on_before, "after": on_after, "hand": on_before + (hand or [])},
-        game.limits({}),
-    )
-    before_verdicts = _verdicts(before, game, "before")
-    verdicts = _verdicts(after, game, "after")
-
-    found: list[Problem] = []
-    w = rules.words
-    # 1. every meld in after is legal (RK-4/5, RO-4/5, MR-3/4)
-    for number, verdict in enumerate(verdicts, start=1):
-        if not verdict["valid"]:
-            params = {k: v for k, v in verdict["params"].items() if k != "rule"}
-            found.append(Problem(verdict["code"], params, meld=number, rule=verdict["rule"]))
-    # 2. nothing leaves the table, a freed joker included (RK-9, RK-14, RO-8, RO-9, MR-6, MR-7)
-    missing = Counter(key(t) for t in on_before) - Counter(key(t) for t in on_after)
-    for text in sorted(missing, key=lambda k: card_sort_key(game.parse_card(k))):
-        for _ in range(missing[text]):
-            if text.startswith("*"):
-                found.append(Problem(f"turn-joker-left-{w}", card=text, rule=rules.freed_joker))
-            else:
-                found.append(Problem(f"turn-left-table-{w}", card=text, rule=rules.left_table))
-    played = played_cards(on_before, on_after)
-    # 3. at least one card was played (RK-8, RO-7, MR-6)
-    if not played:
-        found.append(Problem(f"turn-nothing-played-{w}", rule=rules.nothing_played))
-    # 4. with the hand, every played card was in it (RK-8, RO-7, MR-5)
-    if hand is not None:
-        spare = Counter(key(t) for t in hand)
-        for t in played:
-            if spare[key(t)] > 0:
-                spare[key(t)] -= 1
-            else:
-                found.append(Problem(f"turn-not-in-hand-{w}", card=key(t), rule=rules.from_hand))
-    # 5. the initial meld: the table left alone, new melds worth enough (RK-6, RK-13, RO-6, RO-8)
-    value = None
-    if rules.initial_least is not None and not opened:
-        value, touched = _initial(
-            _resolved(before, before_verdicts, game),
-            _resolved(after, verdicts, game),
-            verdicts,
-            game,
-        )
-        for number in touched:
-            found.append(
-                Problem("turn-initial-touched", {"number": number}, rule=rules.initial_touch)
-            )
-        if any(any(isinstance(t, Joker) for t in before[n - 1]) for n in touched):
-            found.append(Problem("turn-initial-joker", rule=rules.initial_joker))
-        if played and value < rules.initial_least:
-            found.append(
-                Problem(
-                    "turn-initial-value",
-                    {"value": value, "least": rules.initial_least},
-                    rule=rules.initial_rule,
-                )
-            )
+def _meld_entries(turn: TileTurn) -> list[dict[str, Any]]:
+    """The melds of ``after`` in order: cards with stand-ins filled in, and why not if illegal."""
     melds = []
-    for meld, verdict in zip(after, verdicts, strict=True):
+    for meld, verdict in zip(turn.after, turn.verdicts, strict=True):
         entry: dict[str, Any] = {
             "cards": verdict.get("cards") or [t.text for t in meld],
             "valid": verdict["valid"],
@@ -274,25 +292,32 @@ def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[s
                 params=verdict["params"],
             )
         melds.append(entry)
-    return {
-        "valid": not found,
-        "played": [t.text for t in played],
-        "value": value,
-        "problems": [problem_json(p) for p in found],
-        "melds": melds,
-    }
+    return melds
 
 
-def _initial(
-    before: Sequence[Sequence[Token]],
-    after: Sequence[Sequence[Token]],
-    verdicts: Sequence[Mapping[str, Any]],
-    game: LeftoverGame,
-) -> tuple[int, list[int]]:
-    """The worth of the new melds, and the melds of ``before`` not found unchanged in ``after``.
+def _initial_meld(turn: TileTurn) -> InitialMeld:
+    """The worth of the new melds (the melds of ``after`` that are no meld of ``before``
+    unchanged), and the melds of ``before`` not found unchanged in ``after``."""
+    game = turn.game
+    before = _resolved(turn.before, turn.before_verdicts, game)
+    found = _unchanged(before, _resolved(turn.after, turn.verdicts, game))
+    kept = set(found.values())
+    value = sum(
+        meld_value(game.id, [_face(game.parse_card(c)) for c in verdict["cards"]])
+        for i, verdict in enumerate(turn.verdicts)
+        if i not in kept and verdict["valid"]
+    )
+    touched = [n for n in range(1, len(before) + 1) if n not in found]
+    return InitialMeld(value, touched)
+
+
+def _unchanged(
+    before: Sequence[Sequence[Token]], after: Sequence[Sequence[Token]]
+) -> dict[int, int]:
+    """Each meld of ``before`` (numbered from 1) found unchanged in ``after``: its index there.
 
     A meld is unchanged when it holds the same cards (in any order); each meld of ``after``
-    answers for one meld of ``before`` at most. The rest of ``after`` are the new melds.
+    answers for one meld of ``before`` at most.
     """
     kept: set[int] = set()
     found: dict[int, int] = {}
@@ -308,13 +333,7 @@ def _initial(
             if match is not None:
                 kept.add(match)
                 found[number] = match
-    touched = [n for n in range(1, len(before) + 1) if n not in found]
-    value = 0
-    for i, verdict in enumerate(verdicts):
-        if i not in kept and verdict["valid"]:
-            faces = [game.parse_card(c) for c in verdict["cards"]]
-            value += meld_value(game.id, [_face(t) for t in faces])
-    return value, touched
+    return found
 
 
 def _exact(token: Token) -> str:
