@@ -201,5 +201,5 @@ def test_the_script_shows_the_servers_seconds_and_words(
     expect(page.locator("#timer-end")).to_contain_text("Lejárt az idő!")
     expect(page.locator("#timer-penalty")).to_contain_text("3 büntetőlapot")
     page.click("#timer-tap")
-    expect(page.locator("#timer-now")).to_have_text("Béla lép")
-    expect(page.locator("#timer-next")).to_have_text("Utána: Anna")
+    expect(page.locator("#timer-now")).to_have_text("Béla van soron")
+    expect(page.locator("#timer-next")).to_have_text("Következő: Anna")

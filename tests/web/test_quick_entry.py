@@ -35,8 +35,8 @@ def test_r17_15a_the_one_tap_last_cards_and_the_walker_are_translated(
     page = html.unescape(client.get(f"/m/{edit}/rounds/new?lang=hu").get_data(as_text=True))
     for card in ("R17", "B17", "G17", "Y17", "K17"):
         assert f'data-last="{card}"' in page
-    assert "Egy 17-es lap mindent megdupláz" in page
-    assert "Lapkombinációk és kézben maradt lapok koppintva, játékosonként" in page
+    assert "17-es lappal minden pont megduplázódik" in page
+    assert "Lapkombinációk és kézben maradt lapok bevitele koppintással, játékosonként" in page
     walker = page.split('id="walker"')[1].split("</dialog>")[0]
     assert walker.count('data-n="13"') == 2  # a chip row per count (low, high)
     assert "Kombináció kész" in walker
