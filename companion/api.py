@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from companion import api_models, openapi, store
 from companion.db import get_session
 from companion.i18n import translator
+from companion.limits import MAX_DEPTH, MAX_INT
 from companion.models import Event, Match
 from companion.rules import (
     EntryError,
@@ -69,12 +70,6 @@ def _problem(err: EntryError, status: int, **extra: Any) -> Response:
     response = jsonify({**err.to_json(translator()), **extra})
     response.status_code = status
     return response
-
-
-#: How deep a body may nest (a match document needs 5: match, rounds, round, players, melds).
-MAX_DEPTH = 16
-#: The largest whole number a body may hold (far above any score, count or round number).
-MAX_INT = 10**15
 
 
 class _Refused(ValueError):

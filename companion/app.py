@@ -17,6 +17,7 @@ from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException
 
 from companion import db, i18n, security
+from companion.limits import MAX_BODY
 
 csrf = CSRFProtect()
 
@@ -76,7 +77,7 @@ def configure(app: Flask, test_config: dict[str, Any]) -> None:
     """Defaults, then ``COMPANION_*`` environment variables, then the test configuration."""
     app.config.from_mapping(
         DATABASE_URL=None,
-        MAX_CONTENT_LENGTH=1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
         SESSION_COOKIE_SAMESITE="Lax",
         # A game form may lie open on the table for hours; it must still save.
         WTF_CSRF_TIME_LIMIT=None,

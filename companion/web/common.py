@@ -11,7 +11,7 @@ from flask import abort, make_response, render_template, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from companion import events, store
+from companion import events, limits, store
 from companion.db import get_session
 from companion.forms import RoundForm
 from companion.i18n import translator
@@ -27,9 +27,10 @@ def sentence(text: str) -> str:
 
 
 def page_context() -> dict[str, Any]:
-    """What every page template may use: the page language and the games' names."""
+    """What every page template may use: the games' names, and the limits on what is typed."""
     return {
         "game_names": {g.id: _(g.name) for g in games()},
+        "limits": limits,
     }
 
 
