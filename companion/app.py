@@ -102,12 +102,11 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
-    from companion import api, sheet_views, tools, web
+    from companion import web
+    from companion.web import api, events_api, sheet_views, tools
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only, and it uses no cookies
-    from companion.web import events_api
-
     app.register_blueprint(events_api.bp)
     csrf.exempt(events_api.bp)
     web.register_blueprints(app)
