@@ -37,10 +37,13 @@ from companion.web.common import (
     by_view,
     changed_since,
     descriptor,
+    device,
+    device_matches,
     game_of,
     links,
     page_context,
     qr_svg,
+    remember_device,
     round_url,
     sentence,
 )
@@ -48,46 +51,18 @@ from companion.web.common import (
 bp = Blueprint("pages", __name__)
 bp.app_context_processor(page_context)
 
-DEVICE_COOKIE = "companion_device"
-DEVICE_MAX_AGE = 60 * 60 * 24 * 400  # about the longest a browser keeps a cookie
-
-
-def _device() -> str:
-    """This device's cookie; one that no token could be (a NUL, say) counts as none."""
-    device = request.cookies.get(DEVICE_COOKIE, "")
-    return device if store.TOKEN.fullmatch(device) else ""
-
-
-def _remember_device(response: Response, device: str) -> Response:
-    response.set_cookie(
-        DEVICE_COOKIE,
-        device,
-        max_age=DEVICE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-    return response
-
-
 # --- Choose a game, start a match ----------------------------------------------------------
 
 
 @bp.get("/")
 def index() -> str:
     """The app's first screen: choose a game to start a match; this device's matches."""
-    device = _device()
-    matches = store.matches_for_device(get_session(), device)[:MATCHES_LISTED] if device else []
     return render_template(
         "index.html",
         games=[descriptor(g) for g in games()],
-        matches=[_listing(m) for m in matches],
+        matches=[_listing(m) for m in device_matches()],
         forget=ConfirmForm(),
     )
-
-
-#: The home page lists this many of a device's newest matches.
-MATCHES_LISTED = 30
 
 
 def _listing(match: Match) -> dict[str, Any]:
@@ -109,7 +84,7 @@ def _listing(match: Match) -> dict[str, Any]:
 def forget(edit: str) -> Response:
     """Take a match off this device's list; the match and its links stay as they are."""
     match = by_edit(edit)
-    if ConfirmForm().validate() and _device() and match.device == _device():
+    if ConfirmForm().validate() and device() and match.device == device():
         store.forget_on_device(get_session(), match)
         flash(
             _(
@@ -161,12 +136,11 @@ def _started(match: Match | None) -> Response:
     """Where starting a match leads: its scoreboard, on a device that remembers it."""
     assert match is not None
     response = redirect(url_for(".scoreboard", edit=match.edit_token))
-    return _remember_device(response, match.device) if match.device else response
+    return remember_device(response, match.device) if match.device else response
 
 
 def _create(game: Game, form: MatchForm) -> Response | None:
     names, chosen = form.seated()
-    device = _device() or secrets.token_urlsafe(24)
     try:
         if chosen is None:
             # The names first (the rules core says what is wrong with them), then the tick.
@@ -180,7 +154,7 @@ def _create(game: Game, form: MatchForm) -> Response | None:
             first_dealer=game.first_dealer(names, chosen),
             games=form.games.data,
             title=form.title.data or None,
-            device=device,
+            device=device() or secrets.token_urlsafe(24),
             once=form.once(START),
         )
     except store.ConflictError:
@@ -377,9 +351,10 @@ def rematch(edit: str) -> Response:
     prior = store.done(get_session(), once)
     if prior is not None:
         return _started(prior.match)  # a double tap, or the form sent again
-    device = _device() or secrets.token_urlsafe(24)
     try:
-        again = store.rematch(get_session(), match, device=device, once=once)
+        again = store.rematch(
+            get_session(), match, device=device() or secrets.token_urlsafe(24), once=once
+        )
     except store.ConflictError:
         prior = store.done(get_session(), once)
         if prior is None:
