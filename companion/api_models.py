@@ -28,33 +28,26 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
+from companion.limits import (
+    MAX_CARD,
+    MAX_CARDS,
+    MAX_ENTRANTS,
+    MAX_GAMES,
+    MAX_HELD,
+    MAX_IDS,
+    MAX_MELD_CARDS,
+    MAX_MELDS,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_SESSIONS,
+    MAX_TABLE,
+    MAX_TABLES,
+    MAX_TEXT,
+    MAX_TYPED_GAMES,
+)
 from companion.rules import EntryError, Problem
 from companion.rules.messages import N_, NN_, register
-
-#: Players in a document: more than any game seats (the rules core names each game's own).
-MAX_PLAYERS = 12
-#: Meld lines one player may have on the table (a whole deck laid out makes fewer).
-MAX_MELDS = 30
-#: Cards in one meld line (the longest legal run has 17).
-MAX_MELD_CARDS = 20
-#: Cards or tiles one player may hold at the end of a round.
-MAX_HELD = 200
-#: Rounds in one match document.
-MAX_ROUNDS = 500
-#: A series length (``games``).
-MAX_GAMES = 500
-#: The longest card as written (``*R17``, ``*10H``), with room for spaces.
-MAX_CARD = 12
-#: EV-1: 2–200 entrants and 1–20 sessions; a session seats at most 100 tables (200 ÷ 2).
-MAX_ENTRANTS = 200
-MAX_SESSIONS = 20
-MAX_TABLES = 100
-#: A name or an id (the rules core allows names of 40; more is refused here).
-MAX_NAME = 100
-#: Any other text (a title: the store allows 80).
-MAX_TEXT = 200
-#: Entries in short lists of ids (bonus cards) and switches (options).
-MAX_IDS = 20
 
 register(
     {
@@ -214,7 +207,7 @@ class EventCreate(BaseModel):
     game: Name | None = None
     entrants: Annotated[list[Name], Field(max_length=MAX_ENTRANTS)] | None = None
     sessions: Annotated[int, Field(ge=1, le=MAX_SESSIONS)] | None = None
-    rounds: Annotated[int, Field(ge=1, le=60)] | None = None
+    rounds: Annotated[int, Field(ge=1, le=MAX_TYPED_GAMES)] | None = None
     size: Annotated[int, Field(ge=2, le=MAX_PLAYERS)] | None = None
     seating: Name | None = None
     title: Text | None = None
@@ -244,12 +237,6 @@ class MatchCreate(BaseModel):
     first_dealer: Name | None = None
     games: Games | None = None
     title: Text | None = None
-
-
-#: Melds on a whole table (106 tiles make at most 35 melds of three).
-MAX_TABLE = 60
-#: Cards in a list of loose cards: a table to put back, the first tiles dealt.
-MAX_CARDS = 300
 
 
 def _table_kind(value: Any) -> str | None:

@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion import db, i18n, security
 from companion.installed import template_loader
+from companion.limits import MAX_BODY
 
 csrf = CSRFProtect()
 
@@ -85,7 +86,7 @@ def configure(app: Flask, test_config: dict[str, Any]) -> None:
     """Defaults, then ``COMPANION_*`` environment variables, then the test configuration."""
     app.config.from_mapping(
         DATABASE_URL=None,
-        MAX_CONTENT_LENGTH=1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
         SESSION_COOKIE_SAMESITE="Lax",
         # A game form may lie open on the table for hours; it must still save.
         WTF_CSRF_TIME_LIMIT=None,
@@ -110,12 +111,11 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
-    from companion import api, sheet_views, tools, web
+    from companion import web
+    from companion.web import api, events_api, sheet_views, tools
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only, and it uses no cookies
-    from companion.web import events_api
-
     app.register_blueprint(events_api.bp)
     csrf.exempt(events_api.bp)
     web.register_blueprints(app)

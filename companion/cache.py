@@ -1,7 +1,7 @@
 """What is worth computing once per revision of a match: its result, its read-only page.
 
 A match's result depends on nothing but its stored rounds, and every write that changes a
-round (or the match's length) claims the next revision (store.py). So a result computed for
+round (or the match's length) claims the next revision (store/matches.py). So a result computed for
 (match, revision) stays right for as long as the match is at that revision, in every server
 process: each process keeps its own small LRU, and a key can never name two different
 results. The key also holds the match's read-only token (random, 192 bits), so two

@@ -26,10 +26,12 @@ from sqlmodel import Session, col, select
 
 from companion import store
 from companion.cache import LRU
+from companion.limits import MAX_TITLE, MAX_TYPED_GAMES
 from companion.models import Change, Event, EventTable, Match, RetiredTable, utcnow
 from companion.rules import EntryError, Translator, get_game
 from companion.rules.events import (
     METHODS,
+    MOST_ENTRANTS,
     MOST_SESSIONS,
     event_standings,
     met_pairs,
@@ -77,8 +79,6 @@ register(
     }
 )
 
-MOST_ROUNDS = 60  # per table and session: the match form's limit
-TITLE_LIMIT = 80
 #: Standings computed once per (event, revision, the tables' revisions) in each process.
 STANDINGS: LRU[str] = LRU(256)
 
@@ -303,14 +303,20 @@ def create_event(
             return None
 
     names = check(lambda: read_entrants(entrants))
-    if not isinstance(sessions, int) or isinstance(sessions, bool) or not 1 <= sessions <= 20:
+    if (
+        not isinstance(sessions, int)
+        or isinstance(sessions, bool)
+        or not 1 <= sessions <= MOST_SESSIONS
+    ):
         problems.append(
             EventError("event-sessions-count", field="sessions", most=MOST_SESSIONS, count=sessions)
         )
     if rounds is not None and (
-        not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MOST_ROUNDS
+        not isinstance(rounds, int)
+        or isinstance(rounds, bool)
+        or not 1 <= rounds <= MAX_TYPED_GAMES
     ):
-        problems.append(EventError("event-rounds-count", field="rounds", most=MOST_ROUNDS))
+        problems.append(EventError("event-rounds-count", field="rounds", most=MAX_TYPED_GAMES))
     if not isinstance(size, int) or isinstance(size, bool):
         size = 0
     if seating not in METHODS:
@@ -325,8 +331,8 @@ def create_event(
         )
     if names is not None:
         check(lambda: table_sizes(len(names), kind, int(size)))
-    if title is not None and len(title.strip()) > TITLE_LIMIT:
-        problems.append(EventError("event-title-long", field="title", limit=TITLE_LIMIT))
+    if title is not None and len(title.strip()) > MAX_TITLE:
+        problems.append(EventError("event-title-long", field="title", limit=MAX_TITLE))
     if problems:
         raise EntryError.of([p for err in problems for p in err.problems])
     assert names is not None and isinstance(sessions, int) and isinstance(size, int)
@@ -465,7 +471,7 @@ def add_entrant(session: Session, event: Event, name: object, revision: int | No
                 _log(event, "event-back", name=known[name.casefold()])
             return
         raise EventError("event-name-twice", field="name", rule="EV-1", name=name)
-    if len(event.entrants) >= 200:
+    if len(event.entrants) >= MOST_ENTRANTS:
         raise EventError("event-entrant-count", rule="EV-1", count=len(event.entrants) + 1)
     with _writing(session, event, revision):
         event.entrants = [*event.entrants, name]

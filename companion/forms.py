@@ -36,11 +36,18 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from companion.limits import (
+    MAX_TITLE,
+    MAX_TYPED_GAMES,
+    MAX_TYPED_MELD,
+    MAX_TYPED_NAME,
+    MAX_TYPED_NAMES,
+    MAX_TYPED_TABLE,
+)
 from companion.rules import Game, games, get_game
 from companion.sheets.blank import MAX_BLANK_GAMES
 from companion.store import Once, form_once, new_key
 
-MAX_GAMES = 60
 NOBODY = "-"  # the answer of an ending nobody reached: the pile or pool ran out, no knock
 SEPARATORS = re.compile(r"[\s,;]+")
 #: The last card's short form as the round form posts it (contract, R17-15a).
@@ -119,13 +126,18 @@ class MatchForm(PostedForm):
 
     key = HiddenField(default=new_key)
 
-    names = FieldList(StringField(validators=[Optional(), Length(max=40)]), min_entries=2)
+    names = FieldList(
+        StringField(validators=[Optional(), Length(max=MAX_TYPED_NAME)]), min_entries=2
+    )
     first = RadioField(_l("First"), choices=[], validate_choice=False)
     games = IntegerField(
         _l("Rounds"),
-        validators=[Optional(), NumberRange(1, MAX_GAMES, _l("from 1 to %(max)s", max=MAX_GAMES))],
+        validators=[
+            Optional(),
+            NumberRange(1, MAX_TYPED_GAMES, _l("from 1 to %(max)s", max=MAX_TYPED_GAMES)),
+        ],
     )
-    title = StringField(_l("Title"), validators=[Optional(), Length(max=80)])
+    title = StringField(_l("Title"), validators=[Optional(), Length(max=MAX_TITLE)])
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -333,7 +345,7 @@ class CheckForm(FlaskForm):  # type: ignore[misc]
         csrf = False  # read-only: it stores nothing, and a verdict should be linkable
 
     game = SelectField(_l("Game"))
-    cards = StringField(_l("The meld"), validators=[Length(max=200)])
+    cards = StringField(_l("The meld"), validators=[Length(max=MAX_TYPED_MELD)])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -362,7 +374,9 @@ class BlankForm(FlaskForm):  # type: ignore[misc]
         default="a4",
         choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")],
     )
-    names = StringField(_l("Names (optional, in seat order)"), validators=[Length(max=250)])
+    names = StringField(
+        _l("Names (optional, in seat order)"), validators=[Length(max=MAX_TYPED_NAMES)]
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -387,7 +401,7 @@ class BlankForm(FlaskForm):  # type: ignore[misc]
 class RescueForm(CheckForm):
     """Put the table back (RK-11): the cards on the table, for the games whose table is shared."""
 
-    cards = StringField(_l("The tiles on the table"), validators=[Length(max=800)])
+    cards = StringField(_l("The tiles on the table"), validators=[Length(max=MAX_TYPED_TABLE)])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -21,9 +21,11 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, Relationship, SQLModel
 
+from companion.limits import MAX_TITLE, MAX_TYPED_NAME
+
 TOKEN_LENGTH = 64
-NAME_LENGTH = 40
-TITLE_LENGTH = 80
+NAME_LENGTH = MAX_TYPED_NAME
+TITLE_LENGTH = MAX_TITLE
 GAME_LENGTH = 20
 CODE_LENGTH = 40
 

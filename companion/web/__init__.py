@@ -1,8 +1,10 @@
-"""The web pages, as blueprints: ``pages`` (start a match, the scoreboard, the series),
+"""The web shell, as blueprints: ``pages`` (start a match, the scoreboard, the series),
 ``rounds`` (enter, correct, delete and explain one round), ``timer`` (the turn timer),
 ``reference`` (the rules, clause by clause, and the links to them from every page),
-``players`` (figures across matches, a match as CSV) and ``offline`` (the manifest and
-the service worker).
+``players`` (figures across matches, a match as CSV), ``offline`` (the manifest and
+the service worker), ``referee`` and ``events``; and beside them ``api`` and
+``events_api`` (the JSON API), ``sheet_views`` (the PDF score sheets) and ``tools`` (is
+this meld legal, put the table back, choose a blank sheet), which the app registers itself.
 
 Views parse the request, call the store (which calls the rules core), and place an
 ``EntryError``'s problems next to the fields they are about. No score is computed here, and

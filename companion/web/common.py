@@ -1,5 +1,6 @@
-"""What the page blueprints share: finding a match by its link, the links a page shows, a
-game's descriptor in the page's language, and placing entry problems next to their fields."""
+"""What the page blueprints share: finding a match by its link, this device and its matches,
+the links a page shows, a game's descriptor in the page's language, and placing entry
+problems next to their fields."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import segno
-from flask import abort, make_response, render_template, url_for
+from flask import abort, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
+from werkzeug.wrappers import Response
 
-from companion import events, store
+from companion import events, limits, store
 from companion.db import get_session
 from companion.forms import RoundForm
 from companion.i18n import translator
@@ -27,9 +29,10 @@ def sentence(text: str) -> str:
 
 
 def page_context() -> dict[str, Any]:
-    """What every page template may use: the page language and the games' names."""
+    """What every page template may use: the games' names, and the limits on what is typed."""
     return {
         "game_names": {g.id: _(g.name) for g in games()},
+        "limits": limits,
     }
 
 
@@ -52,6 +55,42 @@ def by_view(view: str) -> Match:
     if match is None:
         abort(404, description=_("There is no match at this link."))
     return match
+
+
+# --- This device ----------------------------------------------------------------------------
+
+DEVICE_COOKIE = "companion_device"
+DEVICE_MAX_AGE = 60 * 60 * 24 * 400  # about the longest a browser keeps a cookie
+#: The home page and the players page read this many of a device's newest matches.
+MATCHES_LISTED = 30
+
+
+def device() -> str:
+    """This device's cookie; one that no token could be (a NUL, say) counts as none."""
+    found = request.cookies.get(DEVICE_COOKIE, "")
+    return found if store.TOKEN.fullmatch(found) else ""
+
+
+def remember_device(response: Response, device: str) -> Response:
+    """The answer, setting the cookie that lists the device's matches on its home page."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        device,
+        max_age=DEVICE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
+def device_matches() -> list[Match]:
+    """This device's newest matches (``MATCHES_LISTED`` of them; none without a cookie)."""
+    mine = device()
+    return store.matches_for_device(get_session(), mine)[:MATCHES_LISTED] if mine else []
+
+
+# --- Links -----------------------------------------------------------------------------------
 
 
 def board_url(match: Match, editable: bool) -> str:

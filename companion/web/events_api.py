@@ -20,10 +20,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from companion import events, store
-from companion.api import based_on, error_response, json_body
 from companion.db import get_session
 from companion.models import Event
 from companion.rules import EntryError, get_game
+from companion.web.api import based_on, error_response, json_body
 
 bp = Blueprint("events_api", __name__)
 

@@ -26,7 +26,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion import cache, store
+from companion import cache, saving, store
 from companion.db import get_engine, get_session
 from companion.forms import WHOLE, ConfirmForm, MatchForm
 from companion.i18n import select_locale, translator
@@ -37,10 +37,13 @@ from companion.web.common import (
     by_view,
     changed_since,
     descriptor,
+    device,
+    device_matches,
     game_of,
     links,
     page_context,
     qr_svg,
+    remember_device,
     round_url,
     sentence,
 )
@@ -48,46 +51,18 @@ from companion.web.common import (
 bp = Blueprint("pages", __name__)
 bp.app_context_processor(page_context)
 
-DEVICE_COOKIE = "companion_device"
-DEVICE_MAX_AGE = 60 * 60 * 24 * 400  # about the longest a browser keeps a cookie
-
-
-def _device() -> str:
-    """This device's cookie; one that no token could be (a NUL, say) counts as none."""
-    device = request.cookies.get(DEVICE_COOKIE, "")
-    return device if store.TOKEN.fullmatch(device) else ""
-
-
-def _remember_device(response: Response, device: str) -> Response:
-    response.set_cookie(
-        DEVICE_COOKIE,
-        device,
-        max_age=DEVICE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-    return response
-
-
 # --- Choose a game, start a match ----------------------------------------------------------
 
 
 @bp.get("/")
 def index() -> str:
     """The app's first screen: choose a game to start a match; this device's matches."""
-    device = _device()
-    matches = store.matches_for_device(get_session(), device)[:MATCHES_LISTED] if device else []
     return render_template(
         "index.html",
         games=[descriptor(g) for g in games()],
-        matches=[_listing(m) for m in matches],
+        matches=[_listing(m) for m in device_matches()],
         forget=ConfirmForm(),
     )
-
-
-#: The home page lists this many of a device's newest matches.
-MATCHES_LISTED = 30
 
 
 def _listing(match: Match) -> dict[str, Any]:
@@ -109,7 +84,7 @@ def _listing(match: Match) -> dict[str, Any]:
 def forget(edit: str) -> Response:
     """Take a match off this device's list; the match and its links stay as they are."""
     match = by_edit(edit)
-    if ConfirmForm().validate() and _device() and match.device == _device():
+    if ConfirmForm().validate() and device() and match.device == device():
         store.forget_on_device(get_session(), match)
         flash(
             _(
@@ -141,14 +116,13 @@ def start(game_id: str) -> Response | tuple[str, int]:
                 form.first.data = str(secrets.choice(seats))
             else:
                 form.form_errors.append(_("Type the names first, then pick at random."))
-        elif (prior := store.done(get_session(), form.once(START))) is not None:
-            return _started(prior.match)  # a double tap, or the form sent again
-        elif form.validate():
-            created = _create(game, form)
-            if created is not None:
-                return created
-            status = 422
         else:
+            # A double tap, or the form sent again, leads to the match started first.
+            once = form.once(START)
+            saved = saving.save(get_session(), once, lambda: _create(game, form, once))
+            match = saved.match if isinstance(saved, saving.Replayed) else saved.value
+            if match is not None:
+                return _started(match)
             status = 422
     page = render_template("start.html", form=form, game=descriptor(game), rules=game)
     return page, status
@@ -157,41 +131,39 @@ def start(game_id: str) -> Response | tuple[str, int]:
 START = "form:start"
 
 
-def _started(match: Match | None) -> Response:
+def _started(match: Match) -> Response:
     """Where starting a match leads: its scoreboard, on a device that remembers it."""
-    assert match is not None
     response = redirect(url_for(".scoreboard", edit=match.edit_token))
-    return _remember_device(response, match.device) if match.device else response
+    return remember_device(response, match.device) if match.device else response
 
 
-def _create(game: Game, form: MatchForm) -> Response | None:
+def _create(game: Game, form: MatchForm, once: store.Once | None) -> Match | None:
+    """The match the start form asks for; None when the form is not right (the problems are
+    placed on it). ``ConflictError``: a twin of this post may have been stored first."""
+    if not form.validate():
+        return None
     names, chosen = form.seated()
-    device = _device() or secrets.token_urlsafe(24)
     try:
         if chosen is None:
             # The names first (the rules core says what is wrong with them), then the tick.
             check_names(names, players=game.seats, rule=game.seats_rule, game=game.name)
             form.first.errors = [_("Tick the answer to “%(q)s”.", q=_(game.first_question))]
             return None
-        match = store.create_match(
+        return store.create_match(
             get_session(),
             game=game.id,
             players=names,
             first_dealer=game.first_dealer(names, chosen),
             games=form.games.data,
             title=form.title.data or None,
-            device=device,
-            once=form.once(START),
+            device=device() or secrets.token_urlsafe(24),
+            once=once,
         )
     except store.ConflictError:
-        prior = store.done(get_session(), form.once(START))
-        if prior is None:
-            raise
-        return _started(prior.match)  # the twin of this post was stored first
+        raise  # the save decides: the twin of this post, or a conflict
     except EntryError as err:
         _place_start_error(form, err)
         return None
-    return _started(match)
 
 
 def _place_start_error(form: MatchForm, err: EntryError) -> None:
@@ -333,18 +305,14 @@ def _confirmed(
     if not form.validate():
         abort(400)
     once = form.once(f"form:{scope}:{match.id}")
-    if store.done(get_session(), once):
-        return after(None)
     try:
-        done = write(match, form.based_on(), once)
+        saved = saving.save(get_session(), once, lambda: write(match, form.based_on(), once))
     except store.ConflictError:
-        if store.done(get_session(), once):
-            return after(None)
         return _changed(match, form.based_on())
     except EntryError as err:
         flash(sentence(err.problems[0].message(translator())))
         return redirect(url_for(".scoreboard", edit=edit))
-    return after(done)
+    return after(None if isinstance(saved, saving.Replayed) else saved.value)
 
 
 # --- The series' length: one more round, or a rematch ---------------------------------------
@@ -374,19 +342,17 @@ def rematch(edit: str) -> Response:
     if not form.validate():
         abort(400)
     once = form.once(f"form:rematch:{match.id}")
-    prior = store.done(get_session(), once)
-    if prior is not None:
-        return _started(prior.match)  # a double tap, or the form sent again
-    device = _device() or secrets.token_urlsafe(24)
-    try:
-        again = store.rematch(get_session(), match, device=device, once=once)
-    except store.ConflictError:
-        prior = store.done(get_session(), once)
-        if prior is None:
-            raise
-        return _started(prior.match)
+    saved = saving.save(
+        get_session(),
+        once,
+        lambda: store.rematch(
+            get_session(), match, device=device() or secrets.token_urlsafe(24), once=once
+        ),
+    )
+    if isinstance(saved, saving.Replayed):
+        return _started(saved.match)  # a double tap, or the form sent again
     flash(_("Rematch started. The old match keeps its own links."))
-    return _started(again)
+    return _started(saved.value)
 
 
 def _changed(match: Match, revision: int | None) -> tuple[str, int]:

@@ -19,14 +19,12 @@ from werkzeug.wrappers import Response
 
 from companion import store
 from companion.catalogues import lang_of
-from companion.db import get_session
 from companion.i18n import translator
 from companion.models import Match
 from companion.rules import get_game
 from companion.rules.stats import GameFigures, across_matches
 from companion.web.chart import totals_chart
-from companion.web.common import by_edit, by_view, descriptor, game_of
-from companion.web.pages import MATCHES_LISTED, _device
+from companion.web.common import by_edit, by_view, descriptor, device_matches, game_of
 
 bp = Blueprint("players", __name__)
 bp.add_app_template_global(totals_chart)
@@ -35,8 +33,7 @@ bp.add_app_template_global(totals_chart)
 @bp.get("/players")
 def index() -> str:
     """Each player's rounds, wins, average, bonus cards and best round on this device."""
-    device = _device()
-    matches = store.matches_for_device(get_session(), device)[:MATCHES_LISTED] if device else []
+    matches = device_matches()
     by_key = {str(m.id): m for m in matches}
     figures = across_matches((str(m.id), store.as_document(m)) for m in matches)
     return render_template(

@@ -10,6 +10,8 @@ JSON back: the same checks and the same placement of problems as without JavaScr
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import (
@@ -26,12 +28,12 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion import api_models, store
+from companion import api_models, saving, store
 from companion.db import get_session
 from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
 from companion.i18n import translator
 from companion.models import Match
-from companion.rules import EntryError, get_game, localize
+from companion.rules import EntryError, Game, get_game, localize
 from companion.web.common import (
     board_url,
     by_edit,
@@ -94,29 +96,188 @@ def _breakdown(match: Match, number: int, *, editable: bool) -> str:
 
 # --- Enter and correct rounds ----------------------------------------------------------------
 
+#: What a round form's request gets: a redirect, or a page (or JSON) and its status.
+Answer = Response | tuple[str | Response, int]
+
 
 @bp.route("/m/<edit>/rounds/new", methods=["GET", "POST"])
-def new(edit: str) -> Response | tuple[str | Response, int]:
+def new(edit: str) -> Answer:
     """Enter the next round: who deals and starts, then the round in the game's own terms."""
-    match = by_edit(edit)
-    replayed = _replayed(match, None)
-    if replayed is not None:
-        return replayed
-    upcoming = store.result(match).get("next")
-    if upcoming is None:
-        flash(_("The match is over: no further round can be entered."))
-        return redirect(url_for("pages.scoreboard", edit=edit))
-    return _round_form(match, upcoming["number"], upcoming, editing=False)
+    return _round_form(by_edit(edit), None)
 
 
 @bp.route("/m/<edit>/rounds/<int:number>/edit", methods=["GET", "POST"])
-def edit(edit: str, number: int) -> Response | tuple[str | Response, int]:
+def edit(edit: str, number: int) -> Answer:
     """Correct an earlier round: the same form, filled in with what was entered."""
-    match = by_edit(edit)
-    replayed = _replayed(match, number)
-    if replayed is not None:
-        return replayed
-    return _round_form(match, number, _round_info(match, number), editing=True)
+    return _round_form(by_edit(edit), number)
+
+
+def _round_form(match: Match, number: int | None) -> Answer:
+    """The round form of round ``number`` (None: the next round), doing what was asked."""
+    return ACTIONS[_action(match)](match, number)
+
+
+def _action(match: Match) -> str:
+    """What the request asks of the round form: a key of ``ACTIONS``."""
+    if request.method == "GET":
+        return "show"
+    for action in ("theirs", "notice"):
+        if action in request.form:
+            return action
+    if "draw" in request.form and "bonus_cards" in game_of(match).descriptor():
+        return "draw"
+    return "preview" if "preview" in request.form else "save"
+
+
+@dataclass
+class _Page:
+    """The round form of one request: the round it is for, and what was found on it."""
+
+    match: Match
+    number: int
+    info: dict[str, Any]
+    editing: bool
+    game: Game
+    desc: dict[str, Any]
+    form: RoundForm
+    placed: dict[str, list[str]] = field(default_factory=dict)
+    conflict: list[str] | None = None  # what someone else changed since the form was loaded
+    replace: int | None = None  # a new round another phone saved first: keeping mine edits it
+    preview: dict[str, Any] | None = None
+
+
+def _opened(match: Match, number: int | None) -> _Page | Response:
+    """The form for round ``number`` (None: the next one, if the match is not over)."""
+    if number is None:
+        upcoming = store.result(match).get("next")
+        if upcoming is None:
+            flash(_("The match is over: no further round can be entered."))
+            return redirect(url_for("pages.scoreboard", edit=match.edit_token))
+        number, info, editing = upcoming["number"], upcoming, False
+    else:
+        info, editing = _round_info(match, number), True
+    game = game_of(match)
+    form = round_form_class(game.id)(names=list(match.players))
+    return _Page(match, number, info, editing, game, descriptor(game), form)
+
+
+def _on_page(handler: Callable[[_Page], Answer]) -> Callable[[Match, int | None], Answer]:
+    """A handler of an action that needs the form open (the match over: the scoreboard)."""
+
+    def run(match: Match, number: int | None) -> Answer:
+        page = _opened(match, number)
+        return page if isinstance(page, Response) else handler(page)
+
+    return run
+
+
+def _show(page: _Page) -> Answer:
+    """The form as loaded: empty for the next round, filled in to correct one."""
+    if page.editing:
+        page.form.fill(store.round_document(page.match, page.number))
+    else:
+        page.form.intended.data = str(page.number)
+    page.form.revision.data = str(page.match.revision)
+    return _answer(page)
+
+
+def _theirs(page: _Page) -> Answer:
+    """The conflict screen's "keep theirs": what this phone typed is dropped, nothing saved."""
+    flash(_("Kept what the other phone saved; what you typed here was discarded."))
+    _forget_drafts(page.match, page.number, editing=page.editing)
+    return redirect(url_for("pages.scoreboard", edit=page.match.edit_token))
+
+
+def _notice(page: _Page) -> Answer:
+    """preview.js asks whether what is typed so far doubles the round (R17-15a)."""
+    return jsonify(doubles=_doubles(page.form)), 200
+
+
+def _draw(page: _Page) -> Answer:
+    """R17-3: the dealer lays some bonus cards face up (the no-JavaScript way of form.js)."""
+    ids = [c["id"] for c in page.desc["bonus_cards"]["cards"]]
+    page.form["bonus_cards"].data = random.sample(ids, page.desc["bonus_cards"]["draw"])
+    return _answer(page)
+
+
+def _preview(page: _Page) -> Answer:
+    """The round scored as typed, without saving it."""
+    doc = _checked(page)
+    if doc is not None:
+        try:
+            api_models.check_round(doc)  # the API's limits: meld lines, cards per line
+            result = page.game.score_round(doc, list(page.match.players)).result
+            page.preview = localize(result, translator())
+        except EntryError as err:
+            page.placed = place(err.problems, page.form)
+    return _answer(page)
+
+
+def _save(match: Match, number: int | None) -> Answer:
+    """Save the round, once per form (a double tap or a form sent again is answered like the
+    first), on the revision the form was loaded at (else the form again, saying what someone
+    else changed)."""
+    once = store.form_once(request.form.get("key"), _scope(match, number))
+    opened: _Page | None = None
+
+    def write() -> Answer:
+        nonlocal opened
+        page = _opened(match, number)
+        if isinstance(page, Response):
+            return page
+        opened = page
+        doc = _checked(page)
+        if doc is None:
+            return _answer(page)
+        api_models.check_round(doc)  # the API's limits: meld lines, cards per line
+        revision = page.form.based_on()
+        if page.editing:
+            store.update_round(get_session(), match, page.number, doc, revision=revision, once=once)
+        else:
+            store.add_round(get_session(), match, doc, revision=revision, once=once)
+        return _saved(match, page.number, editing=page.editing)
+
+    try:
+        saved = saving.save(get_session(), once, write)
+    except EntryError as err:
+        if not isinstance(opened, _Page):
+            raise
+        if isinstance(err, store.StaleRevision):
+            _stale(opened)
+        else:
+            opened.placed = place(err.problems, opened.form)
+        return _answer(opened)
+    if isinstance(saved, saving.Replayed):
+        return _saved(match, saved.number, editing=number is not None)
+    return saved.value
+
+
+def _stale(page: _Page) -> None:
+    """Saved on an older revision: nothing was saved; the form again, with what changed."""
+    page.conflict = changed_since(page.match, page.form.based_on())
+    page.form.revision.data = str(page.match.revision)  # seen now: saving again goes through
+    intended = page.form.intended_round()
+    if not page.editing and intended is not None and intended < page.number:
+        # Both phones entered round N: it is round N or nothing, never N+1.
+        page.replace = page.number = intended
+        page.info = _round_info(page.match, intended)
+
+
+def _checked(page: _Page) -> dict[str, Any] | None:
+    """The round document typed, or None with the form's own problems placed."""
+    page.form.validate()
+    page.placed = merge(page.form.fields_with_errors(), _both(page.form))
+    return None if page.placed else page.form.round_document()
+
+
+ACTIONS: dict[str, Callable[[Match, int | None], Answer]] = {
+    "show": _on_page(_show),
+    "theirs": _on_page(_theirs),
+    "notice": _on_page(_notice),
+    "draw": _on_page(_draw),
+    "preview": _on_page(_preview),
+    "save": _save,
+}
 
 
 def _scope(match: Match, number: int | None, what: str = "") -> str:
@@ -124,15 +285,6 @@ def _scope(match: Match, number: int | None, what: str = "") -> str:
     if number is None:
         return f"form:round-add:{match.id}"
     return f"form:round-{what or 'edit'}:{match.id}:{number}"
-
-
-def _replayed(match: Match, number: int | None) -> Response | None:
-    """The answer to a save already stored with this form's key (a double tap, a resend)."""
-    if request.method != "POST" or {"preview", "notice", "draw", "theirs"} & set(request.form):
-        return None
-    once = store.form_once(request.form.get("key"), _scope(match, number))
-    prior = store.done(get_session(), once)
-    return None if prior is None else _saved(match, prior.number, editing=number is not None)
 
 
 def _saved(match: Match, number: int | None, *, editing: bool) -> Response:
@@ -151,112 +303,44 @@ def _forget_drafts(match: Match, number: int | None, *, editing: bool) -> None:
     session["clear_draft"] = " ".join(keys)
 
 
-def _kept_theirs(match: Match, number: int, *, editing: bool) -> Response:
-    """The conflict screen's "keep theirs": what this phone typed is dropped, nothing saved."""
-    flash(_("Kept what the other phone saved; what you typed here was discarded."))
-    _forget_drafts(match, number, editing=editing)
-    return redirect(url_for("pages.scoreboard", edit=match.edit_token))
-
-
 def _wants_json() -> bool:
     """preview.js asks for JSON; a browser without JavaScript gets the page."""
     return request.accept_mimetypes.best == "application/json"
 
 
-def _round_form(
-    match: Match, number: int, info: dict[str, Any], *, editing: bool
-) -> Response | tuple[str | Response, int]:
-    game = game_of(match)
-    desc = descriptor(game)
-    names = list(match.players)
-    form = round_form_class(game.id)(names=names)
-    placed: dict[str, list[str]] = {}
-    conflict: list[str] | None = None
-    replace: int | None = None  # a new round another phone saved first: keeping mine edits it
-    preview: dict[str, Any] | None = None
-    status = 200
-    if request.method == "GET":
-        if editing:
-            form.fill(store.round_document(match, number))
-        else:
-            form.intended.data = str(number)
-        form.revision.data = str(match.revision)
-    elif "theirs" in request.form:
-        return _kept_theirs(match, number, editing=editing)
-    elif "notice" in request.form:
-        return jsonify(doubles=_doubles(form)), 200
-    elif "draw" in request.form and "bonus_cards" in desc:
-        # R17-3: the dealer lays some bonus cards face up (the no-JavaScript way of form.js).
-        ids = [c["id"] for c in desc["bonus_cards"]["cards"]]
-        form["bonus_cards"].data = random.sample(ids, desc["bonus_cards"]["draw"])
-    else:
-        form.validate()
-        placed = merge(form.fields_with_errors(), _both(form))
-        if not placed:
-            doc = form.round_document()
-            once = form.once(_scope(match, number if editing else None))
-            try:
-                api_models.check_round(doc)  # the API's limits: meld lines, cards per line
-                if "preview" in request.form:
-                    preview = localize(game.score_round(doc, names).result, translator())
-                elif editing:
-                    store.update_round(
-                        get_session(), match, number, doc, revision=form.based_on(), once=once
-                    )
-                else:
-                    store.add_round(get_session(), match, doc, revision=form.based_on(), once=once)
-            except store.ConflictError as err:
-                prior = store.done(get_session(), once)
-                if prior is not None:  # the twin of this post was stored first
-                    return _saved(match, prior.number, editing=editing)
-                if isinstance(err, store.StaleRevision):
-                    conflict = changed_since(match, form.based_on())
-                    form.revision.data = str(match.revision)  # seen now: saving again goes through
-                    intended = form.intended_round()
-                    if not editing and intended is not None and intended < number:
-                        # Both phones entered round N: it is round N or nothing, never N+1.
-                        replace = number = intended
-                        info = _round_info(match, number)
-                else:
-                    placed = place(err.problems, form)
-            except EntryError as err:
-                placed = place(err.problems, form)
-            else:
-                if preview is None:
-                    return _saved(match, number, editing=editing)
-        if placed:
-            status = 422
-        elif conflict is not None:
-            status = 409
+def _answer(page: _Page) -> Answer:
+    """The form again (as JSON for preview.js): 422 with problems, 409 after a conflict."""
     if _wants_json():
-        if placed:
-            return jsonify(errors=placed), 422
-        fragment = render_template("_preview.html", preview=preview, game=desc)
-        return jsonify(preview=fragment, doubles=_doubles(form)), 200
-    page = render_template(
+        if page.placed:
+            return jsonify(errors=page.placed), 422
+        fragment = render_template("_preview.html", preview=page.preview, game=page.desc)
+        return jsonify(preview=fragment, doubles=_doubles(page.form)), 200
+    match, number, editing = page.match, page.number, page.editing
+    names = list(match.players)
+    html = render_template(
         "round_form.html",
         match=match,
-        form=form,
-        game=desc,
+        form=page.form,
+        game=page.desc,
         number=number,
-        info=info,
+        info=page.info,
         editing=editing,
-        preview=preview,
-        placed=placed,
-        problems=summary(placed, names),
-        conflict=conflict,
-        replace_url=url_for("rounds.edit", edit=match.edit_token, number=replace)
-        if replace
+        preview=page.preview,
+        placed=page.placed,
+        problems=summary(page.placed, names),
+        conflict=page.conflict,
+        replace_url=url_for("rounds.edit", edit=match.edit_token, number=page.replace)
+        if page.replace
         else None,
         nobody=NOBODY,
-        doubled=_doubles(form),
+        doubled=_doubles(page.form),
         draft=draft_key(match, number if editing else None),
         restore=request.method == "GET",
         board_url=board_url(match, True),
-        holding_example=example_cards(desc, 3, 12),
-        meld_example=example_run(desc),
+        holding_example=example_cards(page.desc, 3, 12),
+        meld_example=example_run(page.desc),
     )
-    return page, status
+    return html, 422 if page.placed else 409 if page.conflict is not None else 200
 
 
 def _both(form: RoundForm) -> dict[str, list[str]]:
@@ -277,30 +361,41 @@ def _doubles(form: RoundForm) -> bool:
 def delete(edit: str, number: int) -> Response | tuple[str, int]:
     """Ask first (GET), then delete the round (POST); later rounds move up one number."""
     match = by_edit(edit)
-    once = store.form_once(request.form.get("key"), _scope(match, number, "delete"))
-    if request.method == "POST" and store.done(get_session(), once) is not None:
-        flash(_("Round %(n)s deleted.", n=number))  # a double tap, or the form sent again
-        return redirect(url_for("pages.scoreboard", edit=edit))
-    info = _round_info(match, number)
     form = ConfirmForm()
-    conflict = None
-    status = 200
     if request.method == "GET":
         form.revision.data = str(match.revision)
-    elif form.validate():
-        try:
-            store.delete_round(get_session(), match, number, revision=form.based_on(), once=once)
-        except store.StaleRevision:
-            if store.done(get_session(), once) is not None:  # the twin of this post was first
-                flash(_("Round %(n)s deleted.", n=number))
-                return redirect(url_for("pages.scoreboard", edit=edit))
-            conflict = changed_since(match, form.based_on())
-            form.revision.data = str(match.revision)
-            status = 409
-        else:
-            flash(_("Round %(n)s deleted.", n=number))
-            return redirect(url_for("pages.scoreboard", edit=edit))
-    page = render_template(
+        return _asking(match, number, _round_info(match, number), form), 200
+    shown: dict[str, Any] = {}  # the round as it was before the delete
+
+    def write() -> bool:
+        shown.update(_round_info(match, number))
+        if not form.validate():
+            return False
+        store.delete_round(get_session(), match, number, revision=form.based_on(), once=once)
+        return True
+
+    once = form.once(_scope(match, number, "delete"))
+    try:
+        saved = saving.save(get_session(), once, write)
+    except store.StaleRevision:
+        conflict = changed_since(match, form.based_on())
+        form.revision.data = str(match.revision)
+        return _asking(match, number, shown, form, conflict), 409
+    if isinstance(saved, saving.Replayed) or saved.value:
+        flash(_("Round %(n)s deleted.", n=number))  # now, by a double tap, or the form resent
+        return redirect(url_for("pages.scoreboard", edit=edit))
+    return _asking(match, number, shown, form), 200
+
+
+def _asking(
+    match: Match,
+    number: int,
+    info: dict[str, Any],
+    form: ConfirmForm,
+    conflict: list[str] | None = None,
+) -> str:
+    """The page asking whether to delete round ``number`` (again, after a conflict)."""
+    return render_template(
         "delete.html",
         match=match,
         game=descriptor(game_of(match)),
@@ -310,4 +405,3 @@ def delete(edit: str, number: int) -> Response | tuple[str, int]:
         players=match.players,
         conflict=conflict,
     )
-    return page, status

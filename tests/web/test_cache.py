@@ -18,6 +18,7 @@ from samples import PLAYERS, sample_round
 from companion import cache, store
 from companion.db import get_session
 from companion.renderer import renderer
+from companion.store import reading
 
 GAME = "rummikub"
 
@@ -42,15 +43,15 @@ def start(app: Flask, rounds: int = 2) -> tuple[str, str]:
 
 @pytest.fixture
 def scored(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many times a match was scored for reading (store._score)."""
+    """How many times a match was scored for reading (store.score)."""
     calls: list[int] = []
-    real = store._score
+    real = reading.score
 
     def counting(match: Any) -> dict[str, Any]:
         calls.append(match.revision)
         return real(match)
 
-    monkeypatch.setattr(store, "_score", counting)
+    monkeypatch.setattr(reading, "score", counting)
     return calls
 
 

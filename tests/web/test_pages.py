@@ -866,7 +866,7 @@ def test_no_page_code_asks_which_game_it_is() -> None:
     shells = [
         *ROOT.joinpath("companion", "web").glob("*.py"),
         ROOT / "companion" / "forms.py",
-        ROOT / "companion" / "tools.py",
+        ROOT / "companion" / "web" / "tools.py",
         *ROOT.joinpath("templates").glob("*.html"),
         *ROOT.joinpath("templates", "games").glob("*.html"),
         *ROOT.joinpath("static").rglob("*.js"),

@@ -17,9 +17,10 @@ from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext as _
 from pydantic import BaseModel
 
-from companion import api_models, openapi, rules, store
+from companion import api_models, openapi, rules, saving, store
 from companion.db import get_session
 from companion.i18n import translator
+from companion.limits import MAX_DEPTH, MAX_INT
 from companion.models import Event, Match
 from companion.rules import (
     EntryError,
@@ -49,7 +50,6 @@ register(
         "match-not-found": N_("there is no match at this link"),
         "game-not-found": N_("there is no game {game!r}; the games are {games}"),
         "idempotency-key-invalid": N_("Idempotency-Key must be 1 to 64 visible ASCII characters"),
-        "idempotency-key-reused": N_("this Idempotency-Key was already used for another request"),
         "tiles-not-list": N_('tiles must be a list of tiles, e.g. ["R1", "R1", "K5"]'),
     }
 )
@@ -68,12 +68,6 @@ def _problem(err: EntryError, status: int, **extra: Any) -> Response:
     response = jsonify({**err.to_json(translator()), **extra})
     response.status_code = status
     return response
-
-
-#: How deep a body may nest (a match document needs 5: match, rounds, round, players, melds).
-MAX_DEPTH = 16
-#: The largest whole number a body may hold (far above any score, count or round number).
-MAX_INT = 10**15
 
 
 class _Refused(ValueError):
@@ -306,14 +300,8 @@ def _once(scope: str) -> store.Once | None:
     return store.Once(scope, key, request_hash.hexdigest())
 
 
-def _prior(once: store.Once | None) -> Match | None:
-    """The match a retry of this request already wrote; EntryError: the key names another."""
-    row = store.done(get_session(), once)
-    if row is None or once is None:
-        return None
-    if row.fingerprint != once.fingerprint:
-        raise EntryError("idempotency-key-reused")
-    return row.match
+class _IfMatchRequired(EntryError):
+    """A write that must name the revision it is based on came without ``If-Match``."""
 
 
 def _write(
@@ -333,35 +321,33 @@ def _write(
         return _not_found()
     try:
         once = _once(f"api:match:{match.id}")
-        prior = _prior(once)
     except EntryError as refused:
         return _problem(refused, 422)
-    if prior is not None:
-        return _match_response(prior, status)
-    revision = _based_on(match)
-    if revision is None and required:
-        err = EntryError("if-match-required", revision=match.revision)
-        return _problem(err, 428, revision=match.revision)
-    try:
+
+    def write() -> None:
+        revision = _based_on(match)
+        if revision is None and required:
+            raise _IfMatchRequired("if-match-required", revision=match.revision)
         change(match, revision, once)
-    except store.ConflictError as err:
-        try:
-            prior = _prior(once)
-        except EntryError as refused:  # a twin with this key and another body was first
-            return _problem(refused, 422)
-        if prior is not None:  # a twin of this request was stored first
-            return _match_response(prior, status)
-        if not isinstance(err, store.StaleRevision):
-            response = _problem(err, 409, revision=match.revision)
-            response.set_etag(str(match.revision))
-            return response
+
+    try:
+        saved = saving.save(get_session(), once, write)
+    except _IfMatchRequired as err:
+        return _problem(err, 428, revision=match.revision)
+    except store.StaleRevision as err:
         response = _problem(err, 412, revision=err.revision)
         response.set_etag(str(err.revision))
         return response
+    except store.ConflictError as err:
+        response = _problem(err, 409, revision=match.revision)
+        response.set_etag(str(match.revision))
+        return response
     except store.RoundMissing as err:
         return _problem(err, 404)
-    except EntryError as err:
+    except EntryError as err:  # not valid, or a twin with this key and another body was first
         return _problem(err, 422)
+    if isinstance(saved, saving.Replayed):
+        return _match_response(saved.match, status)
     return _match_response(match, status)
 
 
@@ -369,30 +355,26 @@ def _write(
 def create_match() -> Response:
     """Start a match: ``{"game", "players", "first_dealer", "games"?, "title"?}`` → 201."""
     body = _body()
+
+    def write() -> Match:
+        fields = _fields(body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}')
+        api_models.check(api_models.MatchCreate, fields)
+        return store.create_match(
+            get_session(),
+            game=fields.get("game"),  # type: ignore[arg-type]
+            players=fields.get("players"),  # type: ignore[arg-type]
+            first_dealer=fields.get("first_dealer"),  # type: ignore[arg-type]
+            games=fields.get("games"),
+            title=fields.get("title"),
+            once=once,
+        )
+
     try:
         once = _once("api:create")
-        match = _prior(once)
-        if match is None:
-            fields = _fields(
-                body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}'
-            )
-            api_models.check(api_models.MatchCreate, fields)
-            try:
-                match = store.create_match(
-                    get_session(),
-                    game=fields.get("game"),  # type: ignore[arg-type]
-                    players=fields.get("players"),  # type: ignore[arg-type]
-                    first_dealer=fields.get("first_dealer"),  # type: ignore[arg-type]
-                    games=fields.get("games"),
-                    title=fields.get("title"),
-                    once=once,
-                )
-            except store.ConflictError:
-                match = _prior(once)  # a twin of this request was stored first
-                if match is None:
-                    raise
+        saved = saving.save(get_session(), once, write)
     except EntryError as err:
         return _problem(err, 422)
+    match = saved.match if isinstance(saved, saving.Replayed) else saved.value
     response = _match_response(match, 201)
     response.headers["Location"] = f"/api/v1/matches/{match.edit_token}"
     return response

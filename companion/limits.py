@@ -1,0 +1,66 @@
+"""The limits on what the app takes in, in one place: the web forms, the JSON API's models
+(``api_models``), the events and the store read them here.
+
+They refuse what no game allows, so nothing unbounded reaches the rules core or the
+database. The rules core keeps the contract's own limits (a name of at most 40 characters,
+an event of 2 to 200 entrants and 1 to 20 sessions, each game's seats) and says them in
+the players' words; these are the edge's.
+"""
+
+from __future__ import annotations
+
+# --- A request ---------------------------------------------------------------------------
+
+#: The largest request body, in bytes (a match of 500 rounds fits with room to spare).
+MAX_BODY = 1024 * 1024
+#: How deep a JSON body may nest (a match document needs 5: match, rounds, round, players,
+#: melds).
+MAX_DEPTH = 16
+#: The largest whole number a JSON body may hold (far above any score, count or round number).
+MAX_INT = 10**15
+
+# --- A document (README, "Caps"; the round form is held to them too) --------------------
+
+#: Players in a document: more than any game seats (the rules core names each game's own).
+MAX_PLAYERS = 12
+#: Meld lines one player may have on the table (a whole deck laid out makes fewer).
+MAX_MELDS = 30
+#: Cards in one meld line (the longest legal run has 17).
+MAX_MELD_CARDS = 20
+#: Cards or tiles one player may hold at the end of a round.
+MAX_HELD = 200
+#: Rounds in one match document.
+MAX_ROUNDS = 500
+#: A series length (``games``) a document may give.
+MAX_GAMES = 500
+#: The longest card as written (``*R17``, ``*10H``), with room for spaces.
+MAX_CARD = 12
+#: EV-1: 2–200 entrants and 1–20 sessions; a session seats at most 100 tables (200 ÷ 2).
+MAX_ENTRANTS = 200
+MAX_SESSIONS = 20
+MAX_TABLES = 100
+#: A name or an id (the rules core allows names of 40; more is refused here).
+MAX_NAME = 100
+#: Any other text (a title: the store allows ``MAX_TITLE``).
+MAX_TEXT = 200
+#: Entries in short lists of ids (bonus cards) and switches (options).
+MAX_IDS = 20
+#: Melds on a whole table (106 tiles make at most 35 melds of three).
+MAX_TABLE = 60
+#: Cards in a list of loose cards: a table to put back, the first tiles dealt.
+MAX_CARDS = 300
+
+# --- What a person types on a page -------------------------------------------------------
+
+#: A series length typed on the start page, and an event's rounds per session: a club
+#: night's worth. (A document may give up to ``MAX_GAMES``; the start page's own refusal,
+#: "from 1 to 60", is what players have always seen.)
+MAX_TYPED_GAMES = 60
+#: A player's name as typed in a seat (the contract's limit, the column's width).
+MAX_TYPED_NAME = 40
+#: A match's or an event's title (the column's width).
+MAX_TITLE = 80
+#: The referee's meld as typed, the blank sheet's names, the tiles of a table to put back.
+MAX_TYPED_MELD = 200
+MAX_TYPED_NAMES = 250
+MAX_TYPED_TABLE = 800
