@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .cards import DECKS, Card, Deck, Token, parse_card
+from .cards import DECKS, Card, Deck, Token, notation, parse_card
 from .errors import EntryError
 from .messages import N_, register
 
@@ -226,6 +226,7 @@ class Game:
                 "coloured_jokers": deck.coloured_jokers,
                 "suit_last": deck.suit_last,
                 "jokers_held": self.jokers_held,
+                **notation(),  # the joker's mark and the separators, for the picker's script
             },
             "holding": self.holding,
             "counts": [{"key": c.key, "label": c.label, "limit": c.limit} for c in self.counts],
