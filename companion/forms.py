@@ -45,11 +45,11 @@ from companion.limits import (
     MAX_TYPED_TABLE,
 )
 from companion.rules import Game, games, get_game
+from companion.rules.cards import SEPARATORS
 from companion.sheets.blank import MAX_BLANK_GAMES
 from companion.store import Once, form_once, new_key
 
 NOBODY = "-"  # the answer of an ending nobody reached: the pile or pool ran out, no knock
-SEPARATORS = re.compile(r"[\s,;]+")
 #: The last card's short form as the round form posts it (contract, R17-15a).
 SHORT_LAST = {"not17": False, "17": True}
 

@@ -189,6 +189,18 @@ def parse_card(raw: object, game: str = "rummy17") -> Token:
     return card
 
 
+def notation() -> dict[str, str]:
+    """How every game writes what is not a colour or a value, for scripts that write and read
+    cards: the joker's mark and what may stand between cards (a regular expression).
+
+    >>> notation()["joker"]
+    '*'
+    >>> re.split(notation()["separators"], "R1 R2,R3")
+    ['R1', 'R2', 'R3']
+    """
+    return {"joker": Joker(None).bare, "separators": SEPARATORS.pattern}
+
+
 def split_cards(raw: Sequence[object]) -> list[object]:
     """Cards as given, a string holding several (``"R1,R2 R3"``) split into one per card.
 

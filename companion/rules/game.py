@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .cards import Card, Deck, Token, parse_card
+from .cards import Card, Deck, Token, notation, parse_card
 from .errors import EntryError
 from .messages import ENGLISH, N_, Translator, register
 
@@ -243,6 +243,7 @@ class Game:
                 "coloured_jokers": deck.coloured_jokers,
                 "suit_last": deck.suit_last,
                 "jokers_held": self.jokers_held,
+                **notation(),  # the joker's mark and the separators, for the picker's script
             },
             "holding": self.holding,
             "counts": [{"key": c.key, "label": c.label, "limit": c.limit} for c in self.counts],

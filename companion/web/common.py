@@ -18,7 +18,7 @@ from companion.db import get_session
 from companion.forms import RoundForm
 from companion.i18n import translator
 from companion.models import Match
-from companion.rules import Game, Problem, Translator, games, get_game
+from companion.rules import Card, Game, Problem, Translator, games, get_game
 
 FORM = "form"  # where a problem about no field in particular is shown: the top of the form
 
@@ -164,9 +164,8 @@ def game_of(match: Match) -> Game:
 
 
 def card_text(desc: Mapping[str, Any], colour: str, value: int) -> str:
-    """A card in the game's notation, as its descriptor writes it (``R7``, ``10H``)."""
-    text = next(v["text"] for v in desc["cards"]["values"] if v["value"] == value)
-    return f"{text}{colour}" if desc["cards"]["suit_last"] else f"{colour}{text}"
+    """A card of the descriptor's game in its notation (``R7``, ``10H``): ``Card.text``."""
+    return Card(colour, value, desc["id"]).text
 
 
 def example_cards(desc: Mapping[str, Any], *values: int) -> str:

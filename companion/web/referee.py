@@ -13,6 +13,7 @@ from flask import Blueprint, render_template, request, url_for
 from companion import rules
 from companion.i18n import translator
 from companion.rules import EntryError, check_turn, games, get_game, localize
+from companion.rules.cards import SEPARATORS
 from companion.web.common import descriptor, sentence
 
 bp = Blueprint("referee", __name__)
@@ -54,19 +55,19 @@ def knock() -> str:
     )
 
 
-#: Cards in a typed meld or hand are separated by spaces or commas; melds by lines.
-CARDS = re.compile(r"[\s,;]+")
 #: At most this many characters of one typed table (a full table of 106 tiles fits easily).
 TABLE_LIMIT = 2000
 
 
 def _melds(text: str) -> list[list[str]]:
+    """One meld per line, its cards separated as the notation says (``cards.SEPARATORS``)."""
     lines = text[:TABLE_LIMIT].splitlines()
-    return [cards for cards in ([c for c in CARDS.split(line) if c] for line in lines) if cards]
+    melds = ([c for c in SEPARATORS.split(line) if c] for line in lines)
+    return [cards for cards in melds if cards]
 
 
 def _cards(text: str) -> list[str]:
-    return [c for c in CARDS.split(text[:TABLE_LIMIT]) if c]
+    return [c for c in SEPARATORS.split(text[:TABLE_LIMIT]) if c]
 
 
 @bp.get("/referee/turn")
