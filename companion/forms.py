@@ -44,7 +44,7 @@ from companion.limits import (
     MAX_TYPED_NAMES,
     MAX_TYPED_TABLE,
 )
-from companion.rules import Game, games, get_game
+from companion.rules import Description, Game, games, get_game
 from companion.rules.cards import SEPARATORS
 from companion.sheets.blank import MAX_BLANK_GAMES
 from companion.store import Once, form_once, new_key
@@ -180,7 +180,7 @@ class MultiCheckboxField(SelectMultipleField):  # type: ignore[misc]
 class RoundForm(RevisionForm):
     """Enter or correct one round; the fields come from the game's descriptor."""
 
-    descriptor: dict[str, Any]
+    descriptor: Description
     endings: tuple[str, ...]
     players: Any
     #: The round a new-round page was opened for: when another phone saves that round first,
@@ -203,11 +203,11 @@ class RoundForm(RevisionForm):
     @property
     def holding(self) -> str:
         """The document field of what a player holds at the end: "hand" or "rack"."""
-        return str(self.descriptor["holding"])
+        return self.descriptor.holding
 
     @property
     def counts(self) -> list[str]:
-        return [c["key"] for c in self.descriptor["counts"]]
+        return [c.key for c in self.descriptor.counts]
 
     def fields_with_errors(self) -> dict[str, list[str]]:
         """WTForms' own errors (a count out of range), by the id of the field."""
@@ -235,8 +235,8 @@ class RoundForm(RevisionForm):
     def round_document(self) -> dict[str, Any]:
         """The round document (contract ``score``) for what was typed, unchecked."""
         desc = self.descriptor
-        doc: dict[str, Any] = {"game": desc["id"]}
-        if "bonus_cards" in desc:
+        doc: dict[str, Any] = {"game": desc.id}
+        if desc.bonus_cards:
             doc["bonus_cards"] = list(self["bonus_cards"].data or [])
         for key in self.endings:
             answer = self[key].data
@@ -246,12 +246,12 @@ class RoundForm(RevisionForm):
         players = []
         for name, entry in zip(self.names, self.players, strict=False):
             player: dict[str, Any] = {"name": name}
-            if desc["melds"]:
+            if desc.melds:
                 player["melds"] = read_melds(entry.form["melds"].data)
             player[self.holding] = self._holding(entry.form)
             players.append(player)
         doc["players"] = players
-        if desc.get("last_card"):
+        if desc.last_card:
             last: str | dict[str, bool] | None = (self["last_discard"].data or "").strip() or None
             short = self["last_short"].data
             if short in SHORT_LAST and not last:  # {"seventeen": false}: one tap (R17-15a)
@@ -270,7 +270,7 @@ class RoundForm(RevisionForm):
 
     def fill(self, doc: dict[str, Any]) -> None:
         """Prefill from a stored round document (correcting an earlier round)."""
-        if "bonus_cards" in self.descriptor:
+        if self.descriptor.bonus_cards:
             self["bonus_cards"].data = list(doc.get("bonus_cards", []))
         for key in self.endings:
             if key in doc:
@@ -278,7 +278,7 @@ class RoundForm(RevisionForm):
         by_name = {p.get("name"): p for p in doc.get("players", [])}
         for name, entry in zip(self.names, self.players, strict=False):
             player = by_name.get(name, {})
-            if self.descriptor["melds"]:
+            if self.descriptor.melds:
                 entry.form["melds"].data = "\n".join(" ".join(m) for m in player.get("melds", []))
             held = player.get(self.holding, [])
             if isinstance(held, dict):
@@ -287,7 +287,7 @@ class RoundForm(RevisionForm):
                     entry.form[key].data = held.get(key, 0)
             else:
                 entry.form[self.holding].data = " ".join(held)
-        if self.descriptor.get("last_card"):
+        if self.descriptor.last_card:
             last = doc.get("last_discard")
             if isinstance(last, dict):  # the short form: only whether it was a 17
                 self["last_short"].data = next(
@@ -300,29 +300,29 @@ class RoundForm(RevisionForm):
 @cache
 def round_form_class(game_id: str) -> type[RoundForm]:
     """The round form of one game, built once from its descriptor."""
-    desc = get_game(game_id).descriptor()
+    desc = get_game(game_id).describe()
     entry: dict[str, Any] = {}
-    if desc["melds"]:
+    if desc.melds:
         entry["melds"] = TextAreaField()
-    entry[desc["holding"]] = StringField()
-    for count in desc["counts"]:
-        entry[count["key"]] = IntegerField(
-            validators=[Optional(), NumberRange(0, count["limit"])],
+    entry[desc.holding] = StringField()
+    for count in desc.counts:
+        entry[count.key] = IntegerField(
+            validators=[Optional(), NumberRange(0, count.limit)],
         )
     player_entry = type(f"PlayerEntry_{game_id}", (Form,), entry)
     fields: dict[str, Any] = {
         "descriptor": desc,
-        "endings": tuple(e["key"] for e in desc["endings"]),
+        "endings": tuple(e.key for e in desc.endings),
         "players": FieldList(
-            FormField(player_entry), min_entries=desc["seats"][0], max_entries=desc["seats"][1]
+            FormField(player_entry), min_entries=desc.seats[0], max_entries=desc.seats[1]
         ),
     }
-    for ending in desc["endings"]:
-        fields[ending["key"]] = RadioField(choices=[], validate_choice=False)
-    if "bonus_cards" in desc:
-        ids = [c["id"] for c in desc["bonus_cards"]["cards"]]
+    for ending in desc.endings:
+        fields[ending.key] = RadioField(choices=[], validate_choice=False)
+    if desc.bonus_cards:
+        ids = [c.id for c in desc.bonus_cards.cards]
         fields["bonus_cards"] = MultiCheckboxField(choices=ids, validate_choice=False)
-    if desc.get("last_card"):
+    if desc.last_card:
         fields["last_discard"] = StringField()
         fields["last_short"] = HiddenField()
     return type(f"RoundForm_{game_id}", (RoundForm,), fields)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import Card, Joker, parse_card, split_cards
+from .description import Description
 from .errors import Collector, EntryError, Problem
 from .events import read_event, seat_session
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
@@ -66,6 +67,7 @@ __all__ = [
     "Collector",
     "Column",
     "Decision",
+    "Description",
     "EntryError",
     "Game",
     "GameResult",

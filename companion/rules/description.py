@@ -53,7 +53,7 @@ class Cards:
 
 
 @dataclass(frozen=True)
-class LastCard:
+class LastCardDoubles:
     """R17-15a: the last card the player going out discarded, and the ones that double."""
 
     cards: tuple[str, ...]  # offered as one tap each
@@ -106,8 +106,13 @@ class Description:
     knock_rule: str | None
     columns: tuple[Column, ...]
     numbers: Mapping[str, int] = field(default_factory=dict)
-    last_card: LastCard | None = None
+    last_card_doubles: LastCardDoubles | None = None  # R17-15a; None: the last card is not asked
     bonus_cards: BonusCards | None = None
+
+    @property
+    def last_card(self) -> bool:
+        """Does the round form ask for the last card (R17-15a)?"""
+        return self.last_card_doubles is not None
 
     def to_json(self) -> dict[str, Any]:
         """The contract's game descriptor (``/api/v1/games``), as plain JSON."""
@@ -149,8 +154,8 @@ class Description:
             "columns": [{"key": c.key, "label": c.label, "sign": c.sign} for c in self.columns],
             "numbers": dict(self.numbers),
         }
-        if self.last_card is not None:
-            last = self.last_card
+        if self.last_card_doubles is not None:
+            last = self.last_card_doubles
             out["last_card"] = True
             out["last_card_doubles"] = {
                 "cards": list(last.cards),
@@ -181,7 +186,7 @@ class Description:
             self.cards,
             colours=tuple(replace(c, name=words(c.name)) for c in self.cards.colours),
         )
-        last = self.last_card
+        last = self.last_card_doubles
         bonus = self.bonus_cards
         return replace(
             self,
@@ -191,15 +196,14 @@ class Description:
             counts=tuple(replace(c, label=words(c.label)) for c in self.counts),
             columns=tuple(replace(c, label=words(c.label)) for c in self.columns),
             endings=tuple(
-                replace(e, question=words(e.question), nobody=maybe(e.nobody))
-                for e in self.endings
+                replace(e, question=words(e.question), nobody=maybe(e.nobody)) for e in self.endings
             ),
             turn_penalty=(
                 replace(self.turn_penalty, text=words(self.turn_penalty.text))
                 if self.turn_penalty
                 else None
             ),
-            last_card=(
+            last_card_doubles=(
                 replace(
                     last,
                     hint=words(last.hint),

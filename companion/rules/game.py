@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .cards import Card, Deck, Token, notation, parse_card
+from .description import Cards, Colour, Description, Value
 from .errors import EntryError
 from .messages import ENGLISH, N_, Translator, register
 
@@ -227,47 +228,42 @@ class Game:
 
     # --- the shells' view ---------------------------------------------------------------
 
-    def descriptor(self) -> dict[str, Any]:
-        """Everything a page or script needs to draw this game's entry, as plain JSON."""
+    def describe(self) -> Description:
+        """Everything a page, a sheet or a script needs to draw this game's entry, typed."""
         deck = self.deck
-        return {
-            "id": self.id,
-            "name": self.name,
-            "seats": list(self.seats),
-            "seats_rule": self.seats_rule,
-            "cards": {
-                "colours": [{"code": c, "name": deck.colour_names[c]} for c in deck.colours],
-                "values": [
-                    {"value": v, "text": deck.value_text(v)} for v in range(deck.low, deck.high + 1)
-                ],
-                "coloured_jokers": deck.coloured_jokers,
-                "suit_last": deck.suit_last,
-                "jokers_held": self.jokers_held,
+        return Description(
+            id=self.id,
+            name=self.name,
+            seats=self.seats,
+            seats_rule=self.seats_rule,
+            cards=Cards(
+                colours=tuple(Colour(c, deck.colour_names[c]) for c in deck.colours),
+                values=tuple(Value(v, deck.value_text(v)) for v in range(deck.low, deck.high + 1)),
+                coloured_jokers=deck.coloured_jokers,
+                suit_last=deck.suit_last,
+                jokers_held=self.jokers_held,
                 **notation(),  # the joker's mark and the separators, for the picker's script
-            },
-            "holding": self.holding,
-            "counts": [{"key": c.key, "label": c.label, "limit": c.limit} for c in self.counts],
-            "melds": self.melds_entered,
-            "endings": [
-                {"key": e.key, "question": e.question, "nobody": e.nobody, "rule": e.rule}
-                for e in self.endings
-            ],
-            "first_seat": self.first_seat,
-            "first_seat_rule": self.first_seat_rule,
-            "first_question": self.first_question,
-            "rounds_per_player": self.rounds_per_player,
-            "turn_seconds": self.turn_seconds,
-            "turn_rule": self.turn_rule,
-            "turn_penalty": (
-                {"rule": self.turn_penalty.rule, "text": self.turn_penalty.text}
-                if self.turn_penalty
-                else None
             ),
-            "opened_rule": self.opened_rule,
-            "knock_rule": self.knock_rule,
-            "columns": [{"key": c.key, "label": c.label, "sign": c.sign} for c in self.columns],
-            "numbers": dict(self.numbers),
-        }
+            holding=self.holding,
+            counts=self.counts,
+            melds=self.melds_entered,
+            endings=self.endings,
+            first_seat=self.first_seat,
+            first_seat_rule=self.first_seat_rule,
+            first_question=self.first_question,
+            rounds_per_player=self.rounds_per_player,
+            turn_seconds=self.turn_seconds,
+            turn_rule=self.turn_rule,
+            turn_penalty=self.turn_penalty,
+            opened_rule=self.opened_rule,
+            knock_rule=self.knock_rule,
+            columns=self.columns,
+            numbers=dict(self.numbers),
+        )
+
+    def descriptor(self) -> dict[str, Any]:
+        """The description as plain JSON (``/api/v1/games``, the page scripts)."""
+        return self.describe().to_json()
 
     def __repr__(self) -> str:
         return f"get_game({self.id!r})"

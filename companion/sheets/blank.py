@@ -66,7 +66,7 @@ def blank_view(
         "game_id": kind.id,
         "game_name": kind.name,
         "parts": game_macros(kind),
-        "descriptor": kind.descriptor(),
+        "descriptor": kind.describe(),
         "seat_word": kind.first_seat,
         "first_question": kind.first_question,
         "endings": kind.endings,

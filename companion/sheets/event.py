@@ -12,7 +12,7 @@ from typing import Any
 
 import segno
 
-from companion.rules import ENGLISH, Translator
+from companion.rules import ENGLISH, Description, Translator
 
 from .render import check_paper, render_pdf
 
@@ -49,7 +49,7 @@ def standings_sheet(
 def table_cards(
     *,
     title: str,
-    game: Mapping[str, Any],
+    game: Description,
     session: int,
     cards: Sequence[Mapping[str, Any]],
     tr: Translator = ENGLISH,
@@ -61,7 +61,7 @@ def table_cards(
         check_paper(paper),
         tr,
         title=title,
-        game_name=game["name"],
+        game_name=game.name,
         game=game,
         session=session,
         cards=[{**c, "qr": _qr(str(c["url"]))} for c in cards],

@@ -179,7 +179,7 @@ def match_view(
         "game_id": game.id,
         "game_name": game.name,
         "parts": game_macros(game),
-        "descriptor": game.descriptor(),
+        "descriptor": game.describe(),
         "columns": heads,
         "seat_word": game.first_seat,
         "endings": game.endings,

@@ -18,7 +18,7 @@ from companion.db import get_session
 from companion.forms import RoundForm
 from companion.i18n import translator
 from companion.models import Match
-from companion.rules import Card, Game, Problem, Translator, games, get_game
+from companion.rules import Card, Description, Game, Problem, Translator, games, get_game
 
 FORM = "form"  # where a problem about no field in particular is shown: the top of the form
 
@@ -134,49 +134,30 @@ def draft_key(match: Match, number: int | None) -> str:
 # --- A game in the page's language -------------------------------------------------------
 
 
-def descriptor(game: Game) -> dict[str, Any]:
-    """``game.descriptor()`` with every word of the game (names, questions, labels) translated."""
-    desc = game.descriptor()
-    words = _words_of(desc)
-    for item, key in words:
-        text = item[key]  # a word the game marked with N_ (never a literal here)
-        item[key] = _(text) if text else text
-    return desc
-
-
-def _words_of(desc: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
-    """Where a descriptor holds words of the game: (the object, its key)."""
-    places: list[tuple[dict[str, Any], str]] = [(desc, "name"), (desc, "first_question")]
-    places += [(colour, "name") for colour in desc["cards"]["colours"]]
-    places += [(item, "label") for item in (*desc["counts"], *desc["columns"])]
-    places += [(e, k) for e in desc["endings"] for k in ("question", "nobody")]
-    if desc.get("turn_penalty"):
-        places.append((desc["turn_penalty"], "text"))
-    if desc.get("last_card_doubles"):
-        places += [(desc["last_card_doubles"], k) for k in ("hint", "not_seventeen", "notice")]
-    cards = desc.get("bonus_cards", {}).get("cards", [])
-    places += [(card, k) for card in cards for k in ("name", "condition")]
-    return places
+def descriptor(game: Game) -> Description:
+    """The game's description with every word of the game (names, questions, labels) in the
+    page's language."""
+    return game.describe().translated(lambda text: _(text))
 
 
 def game_of(match: Match) -> Game:
     return get_game(match.game)
 
 
-def card_text(desc: Mapping[str, Any], colour: str, value: int) -> str:
-    """A card of the descriptor's game in its notation (``R7``, ``10H``): ``Card.text``."""
-    return Card(colour, value, desc["id"]).text
+def card_text(desc: Description, colour: str, value: int) -> str:
+    """A card of the described game in its notation (``R7``, ``10H``): ``Card.text``."""
+    return Card(colour, value, desc.id).text
 
 
-def example_cards(desc: Mapping[str, Any], *values: int) -> str:
-    """Cards of the descriptor's colours in turn, for a field's placeholder: ``B3 G12``."""
-    colours = [c["code"] for c in desc["cards"]["colours"]]
+def example_cards(desc: Description, *values: int) -> str:
+    """Cards of the game's colours in turn, for a field's placeholder: ``B3 G12``."""
+    colours = [c.code for c in desc.cards.colours]
     return " ".join(card_text(desc, colours[i % len(colours)], v) for i, v in enumerate(values))
 
 
-def example_run(desc: Mapping[str, Any]) -> str:
+def example_run(desc: Description) -> str:
     """Three cards in a row of the first colour, for a meld's placeholder."""
-    colour = desc["cards"]["colours"][0]["code"]
+    colour = desc.cards.colours[0].code
     return " ".join(card_text(desc, colour, v) for v in (3, 4, 5))
 
 

@@ -138,7 +138,7 @@ def new() -> str | Response:
     """Start an event: the game, the entrants (one per line), sessions, rounds, table size."""
     choices = [descriptor(g) for g in games()]
     typed: dict[str, Any] = {
-        "game": request.values.get("game", choices[0]["id"]),
+        "game": request.values.get("game", choices[0].id),
         "title": request.form.get("title", ""),
         "entrants": request.form.get("entrants", ""),
         "sessions": request.form.get("sessions", "3"),

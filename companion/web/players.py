@@ -47,7 +47,7 @@ def index() -> str:
 def _section(figures: GameFigures, by_key: dict[str, Match]) -> dict[str, Any]:
     """One game's figures as the page shows them: card names and links to the best rounds."""
     desc = descriptor(get_game(figures.game))
-    names = {c["id"]: c["name"] for c in desc.get("bonus_cards", {}).get("cards", [])}
+    names = {c.id: c.name for c in desc.bonus_cards.cards} if desc.bonus_cards else {}
     players = []
     for p in figures.players:
         best = None

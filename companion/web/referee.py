@@ -79,7 +79,7 @@ def turn() -> str:
     game_id = args.get("game", "")
     game = get_game(game_id if game_id in ids else ids[0])
     desc = descriptor(game)
-    names = _names(args.get("players", "")) if desc["melds"] else []
+    names = _names(args.get("players", "")) if desc.melds else []
     player = args.get("player", "")
     opened = args.get("opened") == "1" if "asked" in args else True
     hand = args.get("hand", "")
@@ -91,9 +91,9 @@ def turn() -> str:
     }
     verdict: dict[str, Any] | None = None
     error: str | None = None
-    if "asked" in args and (names or not desc["melds"]):
+    if "asked" in args and (names or not desc.melds):
         doc: dict[str, Any] = {"game": game.id, "opened": opened}
-        if desc["melds"]:
+        if desc.melds:
             doc["player"] = player
             doc["before"] = {
                 n: _melds(t) for n, t in zip(names, typed["before_seats"], strict=True)
@@ -126,5 +126,5 @@ def turn() -> str:
         typed=typed,
         verdict=verdict,
         error=error,
-        example=json.dumps(desc["cards"]["colours"][0]["code"]),
+        example=json.dumps(desc.cards.colours[0].code),
     )

@@ -33,7 +33,7 @@ from companion.db import get_session
 from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
 from companion.i18n import translator
 from companion.models import Match
-from companion.rules import EntryError, Game, get_game, localize
+from companion.rules import Description, EntryError, Game, get_game, localize
 from companion.web.common import (
     board_url,
     by_edit,
@@ -88,7 +88,7 @@ def _breakdown(match: Match, number: int, *, editable: bool) -> str:
         doc=doc,
         game=desc,
         score=localize(game.score_round(doc, list(match.players)).result, translator()),
-        held={p["name"]: p.get(desc["holding"]) for p in doc["players"]},
+        held={p["name"]: p.get(desc.holding) for p in doc["players"]},
         editable=editable,
         **links(match, editable),
     )
@@ -124,7 +124,7 @@ def _action(match: Match) -> str:
     for action in ("theirs", "notice"):
         if action in request.form:
             return action
-    if "draw" in request.form and "bonus_cards" in game_of(match).descriptor():
+    if "draw" in request.form and game_of(match).describe().bonus_cards:
         return "draw"
     return "preview" if "preview" in request.form else "save"
 
@@ -138,7 +138,7 @@ class _Page:
     info: dict[str, Any]
     editing: bool
     game: Game
-    desc: dict[str, Any]
+    desc: Description
     form: RoundForm
     placed: dict[str, list[str]] = field(default_factory=dict)
     conflict: list[str] | None = None  # what someone else changed since the form was loaded
@@ -195,8 +195,9 @@ def _notice(page: _Page) -> Answer:
 
 def _draw(page: _Page) -> Answer:
     """R17-3: the dealer lays some bonus cards face up (the no-JavaScript way of form.js)."""
-    ids = [c["id"] for c in page.desc["bonus_cards"]["cards"]]
-    page.form["bonus_cards"].data = random.sample(ids, page.desc["bonus_cards"]["draw"])
+    bonus = page.desc.bonus_cards
+    assert bonus is not None  # the action is only dispatched for a game with bonus cards
+    page.form["bonus_cards"].data = random.sample([c.id for c in bonus.cards], bonus.draw)
     return _answer(page)
 
 
@@ -351,7 +352,7 @@ def _both(form: RoundForm) -> dict[str, list[str]]:
 
 def _doubles(form: RoundForm) -> bool:
     """Does what is typed so far multiply the round (R17-15a)? Asked of the game."""
-    return get_game(form.descriptor["id"]).multiplier(form.round_document()) > 1
+    return get_game(form.descriptor.id).multiplier(form.round_document()) > 1
 
 
 # --- Delete ----------------------------------------------------------------------------------

@@ -8,8 +8,10 @@ D17-8) and ``play`` (rulings during play, R17-8…R17-12).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from ..description import BonusCards, BonusCardText, Description, LastCardDoubles
 from ..game import Choice, Column, Count, Decision, Game, RoundOutcome
 from ..messages import ENGLISH, N_, Translator
 from .bonus import BONUS_CARDS
@@ -122,28 +124,28 @@ class Rummy17(Game):
     def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
         return {"rummy17": outcome.result["rummy17"]}
 
-    def descriptor(self) -> dict[str, Any]:
-        out = super().descriptor()
-        out["last_card"] = True  # R17-15a: the card the player going out discarded
-        # R17-15a: the last cards that double the round, offered as one tap each (a 17 of
-        # each colour); any other card is picked or typed.
-        out["last_card_doubles"] = {
-            "cards": [f"{c}{self.deck.high}" for c in self.deck.colours],
-            "hint": N_("A 17 doubles the round: tap it. Any other card: type it or pick it."),
-            "rule": "R17-15a",
-            # Contract short form {"seventeen": false}: only the doubling matters (one tap).
-            "not_seventeen": N_("Not a 17"),
-            "notice": N_("RUMMY 17 — everything doubles (R17-15a)"),
-        }
-        out["bonus_cards"] = {
-            "draw": BONUS_DRAWN,
-            "rule": "R17-3",
-            "cards": [
-                {"id": c.id, "name": c.name, "condition": c.condition, "rule": c.rule}
-                for c in BONUS_CARDS.values()
-            ],
-        }
-        return out
+    def describe(self) -> Description:
+        high = self.deck.high
+        return replace(
+            super().describe(),
+            # R17-15a: the card the player going out discarded; the last cards that double
+            # the round, offered as one tap each (a 17 of each colour); any other card is
+            # picked or typed, or given as "not a 17" ({"seventeen": false}).
+            last_card_doubles=LastCardDoubles(
+                cards=tuple(f"{c}{high}" for c in self.deck.colours),
+                hint=N_("A 17 doubles the round: tap it. Any other card: type it or pick it."),
+                rule="R17-15a",
+                not_seventeen=N_("Not a 17"),
+                notice=N_("RUMMY 17 — everything doubles (R17-15a)"),
+            ),
+            bonus_cards=BonusCards(
+                draw=BONUS_DRAWN,
+                rule="R17-3",
+                cards=tuple(
+                    BonusCardText(c.id, c.name, c.condition, c.rule) for c in BONUS_CARDS.values()
+                ),
+            ),
+        )
 
 
 GAME = Rummy17()
