@@ -30,7 +30,6 @@ from companion.rules import (
     match_document,
     score_document,
 )
-from companion.rules.events import standings
 from companion.rules.messages import N_, register
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -283,7 +282,16 @@ def _rescue(args: argparse.Namespace) -> int:
 
 
 _match = _document_command(match_document)
-_standings = _document_command(standings)
+
+
+def _event_standings(doc: object) -> dict[str, Any]:
+    """The contract's ``standings`` (EV-5…EV-7); the events module loads only when asked."""
+    from companion.rules.events import standings
+
+    return standings(doc)
+
+
+_standings = _document_command(_event_standings)
 
 
 def _language(args: argparse.Namespace) -> str:

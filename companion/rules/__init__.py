@@ -12,7 +12,6 @@ from typing import Any
 from .cards import Card, Joker, parse_card, split_cards
 from .description import Description
 from .errors import Collector, EntryError, Problem
-from .events import read_event, seat_session
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
 from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
@@ -81,8 +80,6 @@ __all__ = [
     "Table",
     "Translator",
     "analyse_meld",
-    "read_event",
-    "seat_session",
     "check_meld",
     "check_redeal",
     "check_turn",
