@@ -39,6 +39,6 @@ def test_the_scripts_read_the_notation_from_the_descriptor(client: FlaskClient, 
     ],
 )
 def test_the_placeholders_are_written_by_the_rules_core(game: str, held: str, run: str) -> None:
-    desc = get_game(game).descriptor()
+    desc = get_game(game).describe()
     assert example_cards(desc, 3, 12) == held
     assert example_run(desc) == run
