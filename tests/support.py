@@ -50,7 +50,9 @@ def subset(expected: object, got: object) -> bool:
     return expected == got
 
 
-def run_companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_companion(
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the ``companion`` command as a user would; it must never print a traceback."""
     proc = subprocess.run(
         [sys.executable, "-m", "companion", *args],
@@ -58,6 +60,7 @@ def run_companion(*args: str, stdin: str | None = None) -> subprocess.CompletedP
         capture_output=True,
         text=True,
         encoding="utf-8",
+        env=env,
         check=False,
     )
     assert "Traceback" not in proc.stderr + proc.stdout

@@ -21,6 +21,7 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
+from support import run_companion
 
 import companion.rules.game as seam
 from companion import catalogues, reference
@@ -67,17 +68,7 @@ def gin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """The ``companion`` command with Gin Rummy installed (its folder on PYTHONPATH)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(GAMES), *sys.path]))
-    proc = subprocess.run(
-        [sys.executable, "-m", "companion", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr + proc.stdout
-    return proc
+    return run_companion(*args, stdin=stdin, env=env)
 
 
 def test_a_game_joins_by_being_installed_and_leaves_when_it_is_not() -> None:

@@ -14,13 +14,15 @@ undercut by the other player's deadwood gives them the difference plus 25.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.rules.cards import Deck, Token
+from companion.rules.cards import Token
 from companion.rules.errors import EntryError
 from companion.rules.game import Choice, Column, Count, Decision, Game, RoundOutcome
 from companion.rules.holdings import Limits, face_value, named_player
+from companion.rules.manipulation import MANIPULATION
 from companion.rules.messages import N_, register
 from companion.rules.tile_melds import Style
 from companion.rules.tiles import LeftoverGame
@@ -38,16 +40,8 @@ register(
     }
 )
 
-DECK = Deck(
-    "gin",
-    ("S", "H", "D", "C"),
-    1,
-    13,
-    False,
-    {1: "A", 11: "J", 12: "Q", 13: "K"},
-    {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")},
-    suit_last=True,
-)
+# The playing cards Manipulation Rummy uses (MR-1), under this game's id.
+DECK = replace(MANIPULATION, game="gin")
 
 
 class GinRummy(LeftoverGame):
