@@ -23,10 +23,10 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from support import run_companion
 
-import companion.rules.game as seam
 from companion import catalogues, reference
 from companion.app import create_app
 from companion.rules import games, get_game
+from companion.rules.game import forget_games
 from companion.sheets import render
 
 GAMES = Path(__file__).resolve().parent / "games"
@@ -42,8 +42,7 @@ ROUND: dict[str, Any] = {
 
 def _forget_games() -> None:
     """Ask the entry points afresh, and drop what was made from the games found before."""
-    seam._REGISTRY.games.clear()
-    seam._REGISTRY.loaded = False
+    forget_games()
     catalogues.translator.cache_clear()
     reference.load.cache_clear()
     render.environment.cache_clear()

@@ -347,6 +347,13 @@ def get_game(game_id: object) -> Game:
     raise EntryError("unknown-game", game=game_id, games=names)
 
 
+def forget_games() -> None:
+    """Ask the entry points again at the next lookup (a game installed or removed while the
+    process runs: the tests that install Gin Rummy)."""
+    _REGISTRY.games.clear()
+    _REGISTRY.loaded = False
+
+
 def _load() -> None:
     """Register every installed game once: each entry point of ``companion.games`` names a
     ``Game`` (an instance, or a class to make one of)."""
