@@ -389,15 +389,14 @@ def installed(group: str) -> list[tuple[str, str]]:
         except OSError:
             continue
         for entry in names:
-            stem, dot, kind = entry.rpartition(".")
-            if not dot or kind not in ("dist-info", "egg-info"):
+            if not entry.endswith((".dist-info", ".egg-info")):
                 continue
-            project = re.sub(r"[-_.]+", "_", stem.split("-")[0]).lower()
+            project = re.sub(r"[-_.]+", "_", entry.rpartition(".")[0].split("-")[0]).lower()
             if project in seen:
                 continue
             seen.add(project)
             try:
-                text = Path(folder or ".", entry, "entry_points.txt").read_text(encoding="utf-8")
+                text = Path(folder or ".", entry, "entry_points.txt").read_bytes().decode()
             except OSError:
                 continue
             found += _group(text, group)
