@@ -1,12 +1,13 @@
 // Companion: small enhancements for every page. The pages work without it.
 "use strict";
 (function () {
+  var C = window.Companion, $ = C.$, $$ = C.$$, el = C.el;
   var body = document.body;
 
   // Keep the screen on while a match is open: the Screen Wake Lock API where the browser has
   // it; where it is missing (plain http on the local network: it needs a secure context) the
   // vendored NoSleep.js (static/vendor, MIT) plays a tiny silent video loop, started by a tap.
-  var hint = document.getElementById("insecure");
+  var hint = $("#insecure");
   var lock = null;
   var sleepless = null;
   function wake() {
@@ -22,7 +23,7 @@
   }
   if (body.hasAttribute("data-wake")) {
     if (!("wakeLock" in navigator) && hint) {
-      var script = document.createElement("script");
+      var script = el("script");
       script.src = hint.getAttribute("data-nosleep");
       script.onload = function () { if (window.NoSleep) sleepless = new window.NoSleep(); };
       document.head.appendChild(script);
@@ -42,10 +43,9 @@
     try { seen = sessionStorage.getItem("companion-insecure") === "1"; } catch (e) { }
     if (!seen) {
       hint.classList.remove("hidden");
-      var ok = document.createElement("button");
+      var ok = el("button", null, hint.getAttribute("data-ok"));
       ok.type = "button";
       ok.id = "insecure-ok";
-      ok.textContent = hint.getAttribute("data-ok");
       ok.addEventListener("click", function () {
         hint.classList.add("hidden");
         try { sessionStorage.setItem("companion-insecure", "1"); } catch (e) { }
@@ -64,7 +64,7 @@
   }
 
   // Copy buttons next to the share links.
-  document.querySelectorAll("[data-copy]").forEach(function (button) {
+  $$("[data-copy]").forEach(function (button) {
     button.addEventListener("click", function () {
       var input = document.getElementById(button.getAttribute("data-copy"));
       var label = button.textContent;
@@ -82,7 +82,7 @@
   });
 
   // Tap anywhere on a game's row to open its breakdown.
-  document.querySelectorAll("tr[data-href]").forEach(function (row) {
+  $$("tr[data-href]").forEach(function (row) {
     row.addEventListener("click", function (event) {
       if (event.target.closest("a")) return;
       location.href = row.getAttribute("data-href");
@@ -90,7 +90,7 @@
   });
 
   // Times are sent in UTC; show them in the phone's own time zone.
-  document.querySelectorAll("time[data-local]").forEach(function (t) {
+  $$("time[data-local]").forEach(function (t) {
     var d = new Date(t.getAttribute("datetime"));
     if (!isNaN(d)) {
       t.textContent = d.toLocaleString(undefined, {

@@ -25,6 +25,7 @@ var FALLBACK = "/offline";
 var PRECACHE = [
   FALLBACK,
   "/static/app.css",
+  "/static/js/util.js",
   "/static/app.js",
   "/static/js/offline.js",
   "/static/icons/icon-192.png"

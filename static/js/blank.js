@@ -2,8 +2,9 @@
 // which, in data-seats); the server checks them again.
 "use strict";
 (function () {
-  var game = document.getElementById("game");
-  var players = document.getElementById("players");
+  var C = window.Companion;
+  var game = C.$("#game");
+  var players = C.$("#players");
   if (!game || !players) return;
   function seats() {
     var range = game.options[game.selectedIndex].getAttribute("data-seats").split(" ");

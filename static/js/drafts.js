@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   var C = window.Companion;
-  if (!C) return;
+  if (!C.form) return;
   var form = C.form, $ = C.$, $$ = C.$$, el = C.el, T = C.T;
   var key = form.getAttribute("data-draft");
   var SKIP = { csrf_token: true, revision: true };

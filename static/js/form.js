@@ -4,27 +4,12 @@
 // descriptor (data-game) says what to draw, and the server says what is wrong.
 "use strict";
 (function () {
+  var C = window.Companion;
   var form = document.getElementById("round-form");
   if (!form) return;
-  function $(sel, root) { return (root || document).querySelector(sel); }
-  function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  var C = window.Companion = {
-    form: form,
-    game: JSON.parse(form.getAttribute("data-game")),
-    T: JSON.parse(form.getAttribute("data-i18n")),
-    nobody: form.getAttribute("data-nobody"),
-    $: $, $$: $$, el: el,
-    fill: function (text, n) { return text.replace("{n}", n); },
-    fire: function (input) { input.dispatchEvent(new Event("input", { bubbles: true })); },
-    cards: function (text) { return text.trim().split(/[\s,;]+/).filter(Boolean); }
-  };
-  $$("[data-js]").forEach(function (e) { e.classList.remove("hidden"); });
+  var $ = C.$, $$ = C.$$, el = C.el;
+  C.page(form);
+  C.nobody = form.getAttribute("data-nobody");
 
   // --- Bonus cards: as many as the game's descriptor says are drawn (R17-3) ---------------
   var boxes = $$("#bonus input[type=checkbox]");
@@ -33,7 +18,7 @@
     var n = boxes.filter(function (b) { return b.checked; }).length;
     var out = $("#bonus-count");
     if (out) {
-      out.textContent = C.fill(C.T.count, n);
+      out.textContent = C.fill(C.T.count, { n: n });
       out.classList.toggle("ok", n === draw);
     }
     return n;
@@ -125,17 +110,21 @@
     $$("ul.errors:not([data-live])", field).forEach(function (ul) { ul.remove(); });
   });
 
-  // --- Asking the server: the same form, answered as JSON -----------------------------------
+  // --- Asking the server: JSON back, with the answer's status --------------------------------
+  C.send = function (url, init) {
+    return fetch(url, init).then(function (r) {
+      return r.json().then(function (data) { return { status: r.status, data: data }; });
+    });
+  };
+  // The same form, answered as JSON.
   C.ask = function (extra) {
     var body = new FormData(form);
     Object.keys(extra).forEach(function (k) { body.set(k, extra[k]); });
-    return fetch(form.getAttribute("action") || location.href, {
+    return C.send(form.getAttribute("action") || location.href, {
       method: "POST",
       headers: { Accept: "application/json" },
       body: body,
       credentials: "same-origin"
-    }).then(function (r) {
-      return r.json().then(function (data) { return { status: r.status, data: data }; });
     });
   };
 })();

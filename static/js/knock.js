@@ -2,22 +2,23 @@
 // plain "Knocks, in order" field. Who gets the card is for the server to say (R17-8).
 "use strict";
 (function () {
-  var field = document.getElementById("knocks");
-  var seats = document.getElementById("knock-seats");
-  var clear = document.getElementById("knock-clear");
+  var C = window.Companion, $ = C.$, $$ = C.$$;
+  var field = $("#knocks");
+  var seats = $("#knock-seats");
+  var clear = $("#knock-clear");
   if (!field || !seats) return;
   function order() {
     return field.value.split(",").map(function (s) { return s.trim(); }).filter(Boolean);
   }
   function draw() {
     var now = order();
-    seats.querySelectorAll("[data-knock]").forEach(function (b) {
+    $$("[data-knock]", seats).forEach(function (b) {
       var i = now.indexOf(b.getAttribute("data-knock"));
       b.setAttribute("aria-pressed", String(i >= 0));
-      b.querySelector(".order").textContent = i >= 0 ? String(i + 1) : "";
+      $(".order", b).textContent = i >= 0 ? String(i + 1) : "";
     });
   }
-  seats.querySelectorAll("[data-knock]").forEach(function (b) {
+  $$("[data-knock]", seats).forEach(function (b) {
     b.addEventListener("click", function () {
       var name = b.getAttribute("data-knock"), now = order(), i = now.indexOf(name);
       if (i >= 0) now.splice(i, 1); else now.push(name);

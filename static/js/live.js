@@ -4,6 +4,7 @@
 // page never reloads or flickers. Scores come from the server only: nothing is computed here.
 "use strict";
 (function () {
+  var C = window.Companion;
   var EVERY = 1500;
   var status = document.getElementById("live-status");
   if (!status || !window.fetch || !window.DOMParser) return;
@@ -12,12 +13,9 @@
   var seen = new Date(document.documentElement.getAttribute("data-rendered") || Date.now());
   var busy = false;
 
-  function clock(date) {
-    return date.toLocaleTimeString(document.documentElement.lang || undefined,
-      { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-  }
   function offline() {
-    status.textContent = status.getAttribute("data-as-of").replace("{time}", clock(seen));
+    var time = C.clock(seen, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    status.textContent = C.fill(status.getAttribute("data-as-of"), { time: time });
     status.classList.add("shown");
   }
   function online() {

@@ -12,10 +12,11 @@
 // - The service worker is registered here (it needs a secure context: HTTPS or localhost).
 "use strict";
 (function () {
+  var C = window.Companion, el = C.el;
   var root = document.documentElement;
   var box = document.getElementById("outbox");
   if (!box) return;
-  var T = JSON.parse(box.getAttribute("data-i18n"));
+  var T = C.data(box, "data-i18n");
   var RETRY = 8000;
   var DB = "companion", STORE = "outbox";
 
@@ -23,16 +24,11 @@
     navigator.serviceWorker.register(root.getAttribute("data-sw")).catch(function () { });
   }
 
+  // When something was typed or shown: the day too when it was not today.
   function clock(date) {
     var parts = { hour: "2-digit", minute: "2-digit" };
     if (date.toDateString() !== new Date().toDateString()) { parts.day = "numeric"; parts.month = "short"; }
-    return date.toLocaleString(root.lang || undefined, parts);
-  }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
+    return C.clock(date, parts);
   }
 
   // --- IndexedDB: one store of saves, keyed by the form's idempotency key -------------------
@@ -127,10 +123,10 @@
     box.classList.toggle("hidden", !items.length);
     root.classList.toggle("unsent", waiting.length > 0);
     if (waiting.length) {
-      box.appendChild(el("p", "outbox-head", T.waiting.replace("{n}", waiting.length)));
+      box.appendChild(el("p", "outbox-head", C.fill(T.waiting, { n: waiting.length })));
       var list = el("ul");
       waiting.forEach(function (item) {
-        list.appendChild(el("li", null, T.item.replace("{what}", item.label).replace("{time}", clock(new Date(item.at)))));
+        list.appendChild(el("li", null, C.fill(T.item, { what: item.label, time: clock(new Date(item.at)) })));
       });
       box.appendChild(list);
       var now = el("button", null, T.send);
@@ -140,7 +136,7 @@
       box.appendChild(now);
     }
     refused.forEach(function (item) {
-      var p = el("p", "outbox-refused", T.refused.replace("{what}", item.label) + " ");
+      var p = el("p", "outbox-refused", C.fill(T.refused, { what: item.label }) + " ");
       var why = el("button", "primary", T.why);
       why.type = "button";
       why.addEventListener("click", function () { showAnswer(item); });
@@ -278,7 +274,7 @@
     var away = false;
     var still = function (on) {
       away = !on;
-      status.textContent = on ? "" : status.getAttribute("data-as-of").replace("{time}", clock(made));
+      status.textContent = on ? "" : C.fill(status.getAttribute("data-as-of"), { time: clock(made) });
       status.classList.toggle("shown", !on);
       // An old copy's buttons would post an old revision: off until the connection is back.
       document.querySelectorAll("form[method=post] button").forEach(function (b) { b.disabled = !on; });

@@ -1,24 +1,16 @@
-// Companion round form: the card picker. Taps of a colour (or suit) and values write cards in
+// Companion round form and turn page: the card picker. Taps of a colour (or suit) and values write cards in
 // the game's notation into a plain field: a run is a colour, the first and the last value; a
 // set is a value and its colours; cards are a colour and values, as many as needed. The
-// colours, values and how a card is written come from the game's descriptor; whether a meld
-// or a card is allowed is for the server to say.
+// colours, values and how a card is written come from the game's descriptor (C.cards, util.js);
+// whether a meld or a card is allowed is for the server to say.
 "use strict";
 (function () {
   var C = window.Companion;
-  if (!C) return;
-  var $ = C.$, $$ = C.$$, T = C.T;
+  var dialog = document.getElementById("picker");
+  if (!C.form || !dialog) return;
+  var $ = C.$, $$ = C.$$, notation = C.cards;
   var deck = C.game.cards;
-  var dialog = $("#picker");
-  var COLOURS = deck.colours.map(function (c) { return c.code; });
-  var TEXT = {};
-  deck.values.forEach(function (v) { TEXT[v.value] = v.text; });
-
-  // How the game writes a card and a joker (its notation, not a rule).
-  function card(colour, value) {
-    return deck.suit_last ? TEXT[value] + colour : colour + TEXT[value];
-  }
-  function joker(colour) { return "*" + (deck.coloured_jokers && colour ? colour : ""); }
+  var T = C.data(dialog, "data-i18n");
 
   var state, target, kind;
   function reset(mode) {
@@ -33,13 +25,15 @@
     var s = state, out = [];
     if (s.mode === "run" && s.colour && s.first) {
       var r = range();
-      for (var v = r[0]; v <= r[1]; v++) out.push((s.joker === v ? "*" : "") + card(s.colour, v));
+      for (var v = r[0]; v <= r[1]; v++) {
+        out.push(s.joker === v ? notation.standing(s.colour, v) : notation.card(s.colour, v));
+      }
     } else if (s.mode === "set" && s.value) {
-      COLOURS.forEach(function (c) {
-        if (s.colours.indexOf(c) >= 0) out.push(card(c, s.value));
-        if (s.joker === c) out.push(joker(c));
+      notation.colours.forEach(function (c) {
+        if (s.colours.indexOf(c) >= 0) out.push(notation.card(c, s.value));
+        if (s.joker === c) out.push(notation.joker(c));
       });
-      if (s.joker === "*") out.push(joker(null));
+      if (s.joker === "*") out.push(notation.joker(null));
     } else if (s.mode === "cards") out = s.cards.slice();
     return out;
   }
@@ -110,10 +104,10 @@
       } else if (s.mode === "set") s.value = v;
       else if (s.colour) {
         if (kind === "last") {  // one card only: colour and value, and it is in (issue 11)
-          s.cards = [card(s.colour, v)];
+          s.cards = [notation.card(s.colour, v)];
           return finish();
         }
-        s.cards.push(card(s.colour, v));
+        s.cards.push(notation.card(s.colour, v));
       }
       render();
     });
@@ -123,8 +117,8 @@
     if (s.mode === "cards") {
       // A joker of its own colour where the game has coloured jokers, else the one joker.
       if (deck.coloured_jokers && !s.colour) return;
-      if (kind === "last") s.cards = [joker(s.colour)];
-      else s.cards.push(joker(s.colour));
+      if (kind === "last") s.cards = [notation.joker(s.colour)];
+      else s.cards.push(notation.joker(s.colour));
     } else if (s.mode === "set" && !deck.coloured_jokers) s.joker = s.joker === "*" ? null : "*";
     else s.arm = !s.arm;
     render();

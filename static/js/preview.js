@@ -4,7 +4,7 @@
 "use strict";
 (function () {
   var C = window.Companion;
-  if (!C) return;
+  if (!C.form) return;
   var form = C.form, $ = C.$, $$ = C.$$, el = C.el, T = C.T;
 
   // --- Preview: the rules core's score before saving ---------------------------------------
@@ -50,14 +50,12 @@
   }
 
   // --- Is each meld legal, and is a joker's stand-in clear? (/api/v1/check, D17-6) ---------
-  function post(url, body) {
-    return fetch(url, {
+  function check(line) {
+    return C.send(form.getAttribute("data-check-url"), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
+      body: JSON.stringify({ game: C.game.id, cards: C.cards.split(line) }),
       credentials: "omit"
-    }).then(function (r) {
-      return r.json().then(function (data) { return { status: r.status, data: data }; });
     });
   }
   var asked = {};  // the latest check of each field: an older answer arriving late is dropped
@@ -72,8 +70,8 @@
     lines.forEach(function (line, i) {
       if (!line.trim()) return;
       var n = lines.slice(0, i + 1).filter(function (l) { return l.trim(); }).length;
-      var label = C.fill(T.meld, n) + ": ";
-      post(form.getAttribute("data-check-url"), { game: C.game.id, cards: C.cards(line) })
+      var label = C.fill(T.meld, { n: n }) + ": ";
+      check(line)
         .then(function (answer) {
           if (asked[area.id] !== turn) return;
           var v = answer.data;
@@ -83,7 +81,7 @@
             return C.say(area.id, label + v.reason + (cited ? "" : " (" + v.rule + ")"));
           }
           if (!v.readings) return;
-          box.appendChild(el("p", null, C.fill(T.which, n)));
+          box.appendChild(el("p", null, C.fill(T.which, { n: n })));
           v.readings.forEach(function (reading) {
             var b = el("button", null, reading.cards.join(" "));
             b.type = "button";

@@ -2,11 +2,12 @@
 // is chosen at random). Without JavaScript the server picks.
 "use strict";
 (function () {
-  var button = document.getElementById("pick-random");
-  var form = document.getElementById("new-match");
+  var C = window.Companion;
+  var button = C.$("#pick-random");
+  var form = C.$("#new-match");
   if (!button || !form) return;
   button.addEventListener("click", function (event) {
-    var seats = Array.prototype.slice.call(form.querySelectorAll(".seat")).filter(function (seat) {
+    var seats = C.$$(".seat", form).filter(function (seat) {
       return seat.querySelector("input[type=text]").value.trim();
     });
     if (!seats.length) return; // the server says to type the names first

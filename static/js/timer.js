@@ -4,18 +4,18 @@
 // reload or a locked phone loses nothing: a running turn is kept as its deadline.
 "use strict";
 (function () {
-  var root = document.getElementById("timer");
+  var C = window.Companion, $ = C.$;
+  var root = $("#timer");
   if (!root) return;
-  function $(id) { return document.getElementById(id); }
   var FULL = parseInt(root.getAttribute("data-seconds"), 10) * 1000;
   var KEY = root.getAttribute("data-key");
-  var SEATS = JSON.parse(root.getAttribute("data-seats"));
+  var SEATS = C.data(root, "data-seats");
   var FIRST = parseInt(root.getAttribute("data-first"), 10);
-  var T = JSON.parse(root.getAttribute("data-i18n"));
-  var tap = $("timer-tap"), clock = $("timer-clock"), action = $("timer-action");
-  var now = $("timer-now"), next = $("timer-next"), end = $("timer-end");
-  var pause = $("timer-pause"), reset = $("timer-reset");
-  var seatButtons = Array.prototype.slice.call(root.querySelectorAll("[data-seat]"));
+  var T = C.data(root, "data-i18n");
+  var tap = $("#timer-tap"), clock = $("#timer-clock"), action = $("#timer-action");
+  var now = $("#timer-now"), next = $("#timer-next"), end = $("#timer-end");
+  var pause = $("#timer-pause"), reset = $("#timer-reset");
+  var seatButtons = C.$$("[data-seat]", root);
 
   function fresh() {
     return { seats: SEATS, first: FIRST, current: FIRST, status: "idle", left: FULL,
@@ -39,7 +39,6 @@
     if (state.status === "running") return Math.max(0, state.deadline - Date.now());
     return state.left;
   }
-  function fill(text, name) { return text.replace("{name}", name); }
   function clockText(ms) {
     var s = Math.ceil(ms / 1000);
     var sec = s % 60;
@@ -85,8 +84,8 @@
     tap.setAttribute("data-state", mode);
     root.setAttribute("data-state", mode);
     root.classList.toggle("warn", state.status === "running" && !over && left <= 10000);
-    now.textContent = fill(T.plays, SEATS[state.current]);
-    next.textContent = fill(T.next, SEATS[(state.current + 1) % SEATS.length]);
+    now.textContent = C.fill(T.plays, { name: SEATS[state.current] });
+    next.textContent = C.fill(T.next, { name: SEATS[(state.current + 1) % SEATS.length] });
     action.textContent = over ? T.pass : state.status === "idle" ? T.start
       : state.status === "paused" ? T.resume : T.pass;
     end.hidden = !over;

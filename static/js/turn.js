@@ -3,18 +3,11 @@
 // server to say.
 "use strict";
 (function () {
+  var C = window.Companion;
   var form = document.getElementById("turn-form");
   if (!form) return;
-  function $(sel, root) { return (root || document).querySelector(sel); }
-  function $$(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
-  window.Companion = {
-    form: form,
-    game: JSON.parse(form.getAttribute("data-game")),
-    T: JSON.parse(form.getAttribute("data-i18n")),
-    $: $, $$: $$,
-    fire: function (input) { input.dispatchEvent(new Event("input", { bubbles: true })); }
-  };
-  $$("[data-js]").forEach(function (e) { e.classList.remove("hidden"); });
+  var $ = C.$, $$ = C.$$;
+  C.page(form);
   // Another game draws another form: reload it without asking the referee yet.
   var game = $("#game");
   game.addEventListener("change", function () {
@@ -31,5 +24,4 @@
   $$("[data-after]").forEach(function (after) {
     after.addEventListener("focus", function () { copy(false); });
   });
-  form.addEventListener("companion:picked", function () {});
 })();

@@ -9,21 +9,12 @@
 (function () {
   var C = window.Companion;
   var dialog = document.getElementById("walker");
-  if (!C || !dialog || !C.game.melds) return;
-  var $ = C.$, $$ = C.$$, el = C.el, form = C.form;
-  var T = JSON.parse(dialog.getAttribute("data-i18n"));
+  if (!C.form || !dialog || !C.game.melds) return;
+  var $ = C.$, $$ = C.$$, el = C.el, form = C.form, notation = C.cards;
+  var T = C.data(dialog, "data-i18n");
   var deck = C.game.cards;
-  var COLOURS = deck.colours.map(function (c) { return c.code; });
-  var TEXT = {};
-  deck.values.forEach(function (v) { TEXT[v.value] = v.text; });
   var players = $$("fieldset.player", form);
   var holding = C.game.holding;
-
-  // How the game writes a card and a joker (its notation, not a rule).
-  function card(colour, value) {
-    return deck.suit_last ? TEXT[value] + colour : colour + TEXT[value];
-  }
-  function joker(colour) { return "*" + (deck.coloured_jokers && colour ? colour : ""); }
 
   var at = 0, pend = null, chosen = [];
   function fields(i) {
@@ -48,13 +39,15 @@
     if (!pend) return out;
     if (pend.kind === "run" && pend.first !== null) {
       var r = span();
-      for (var v = r[0]; v <= r[1]; v++) out.push((pend.joker === v ? "*" : "") + card(pend.colour, v));
+      for (var v = r[0]; v <= r[1]; v++) {
+        out.push(pend.joker === v ? notation.standing(pend.colour, v) : notation.card(pend.colour, v));
+      }
     } else if (pend.kind === "set") {
-      COLOURS.forEach(function (c) {
-        if (pend.colours.indexOf(c) >= 0) out.push(card(c, pend.value));
-        if (pend.jokers.indexOf(c) >= 0) out.push(joker(c));
+      notation.colours.forEach(function (c) {
+        if (pend.colours.indexOf(c) >= 0) out.push(notation.card(c, pend.value));
+        if (pend.jokers.indexOf(c) >= 0) out.push(notation.joker(c));
       });
-      if (pend.jokers.indexOf("*") >= 0) out.push(joker(null));
+      if (pend.jokers.indexOf("*") >= 0) out.push(notation.joker(null));
     }
     return out;
   }
@@ -79,7 +72,7 @@
     $("#walk-help").textContent = T.hint;
     var shown = $("#walk-melds");
     shown.textContent = "";
-    shown.appendChild(el("span", "small", C.fill(T.melds, f.name) + ":"));
+    shown.appendChild(el("span", "small", C.fill(T.melds, { n: f.name }) + ":"));
     lines().forEach(function (l) { shown.appendChild(el("code", null, l)); });
     var errors = $("#walk-errors");
     errors.textContent = "";
@@ -107,7 +100,7 @@
     $("#walk-now").textContent = built().join(" ");
     $("#walk-counts").classList.toggle("hidden", out);
     var note = $("#walk-out");
-    note.textContent = C.fill(T.out, f.name);
+    note.textContent = C.fill(T.out, { n: f.name });
     note.classList.toggle("hidden", !out);
     $$("#walk-counts [data-count]").forEach(function (row) {
       var input = f.counts[+row.getAttribute("data-count")];
@@ -115,7 +108,7 @@
         b.setAttribute("aria-pressed", String(!!input && input.value !== "" && +input.value === +b.getAttribute("data-n")));
       });
     });
-    $("#walk-next").textContent = at + 1 < players.length ? C.fill(T.next, fields(at + 1).name) : T.last;
+    $("#walk-next").textContent = at + 1 < players.length ? C.fill(T.next, { n: fields(at + 1).name }) : T.last;
     $("#walker [data-act=back]").disabled = at === 0;
   }
   function go(i) {
@@ -157,7 +150,7 @@
           pend.jokers = pend.jokers.filter(function (x) { return x !== c; });
         }
         // Every colour is in: nothing more can join this set, so it adds itself.
-        if (pend.colours.length + pend.jokers.length >= COLOURS.length) commit();
+        if (pend.colours.length + pend.jokers.length >= notation.colours.length) commit();
       } else {  // a run starts (or, half tapped, starts again) with its colour
         pend = { kind: "run", colour: c, first: null, last: null, joker: null, arm: false };
       }

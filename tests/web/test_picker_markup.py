@@ -1,19 +1,54 @@
-"""Card notation in one place (issue 15, item 7): the scripts read the game's notation from
-the descriptor, and the pages' card text is the rules core's."""
+"""The card picker drawn once (issue 15, item 7): the round form and the turn page show the
+same dialog (one macro), its words on the dialog itself, and the scripts read the game's
+notation from the descriptor, whose card text is the rules core's."""
 
 from __future__ import annotations
 
 import html
 import json
+import re
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import store
+from companion.db import get_session
 from companion.rules import games, get_game
 from companion.rules.cards import SEPARATORS
 from companion.web.common import example_cards, example_run
 
 GAME_IDS = [g.id for g in games()]
+TABS = re.compile(r'<div class="tabs" id="picker-tabs">.*?</div>\s*', re.S)
+
+
+def picker(page: str) -> str:
+    """The picker dialog of a page, its opening tag included."""
+    return '<dialog class="picker" id="picker"' + page.split('id="picker"')[1].split("</dialog>")[0]
+
+
+def round_form(app: Flask, client: FlaskClient, game: str) -> str:
+    with app.app_context():
+        match = store.create_match(
+            get_session(), game=game, players=["Anna", "Béla"], first_dealer="Anna", games=None
+        )
+        edit = match.edit_token
+    return client.get(f"/m/{edit}/rounds/new").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_round_form_and_the_turn_page_draw_the_same_picker(
+    app: Flask, client: FlaskClient, game: str
+) -> None:
+    on_form = picker(round_form(app, client, game))
+    on_turn = picker(client.get(f"/referee/turn?game={game}").get_data(as_text=True))
+    # The turn page always picks melds (its tabs); the round form only where melds are entered.
+    assert ('id="picker-tabs"' in on_form) == get_game(game).descriptor()["melds"]
+    assert 'id="picker-tabs"' in on_turn
+    assert TABS.sub("", on_form) == TABS.sub("", on_turn)
+    words = json.loads(html.unescape(on_turn.split("data-i18n='")[1].split("'")[0]))
+    assert set(words) == {"run", "set", "cards", "last"}
+    assert words["set"] == "Tap the value, then the colours. Joker: tap ★, then its colour."
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
