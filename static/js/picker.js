@@ -1,8 +1,8 @@
-// Companion round form and turn page: the card picker. Taps of a colour (or suit) and values write cards in
-// the game's notation into a plain field: a run is a colour, the first and the last value; a
-// set is a value and its colours; cards are a colour and values, as many as needed. The
-// colours, values and how a card is written come from the game's descriptor (C.cards, util.js);
-// whether a meld or a card is allowed is for the server to say.
+// Companion round form and turn page: the card picker. Taps of a colour (or suit) and values
+// write cards in the game's notation into a plain field: a run is a colour, the first and the
+// last value; a set is a value and its colours; cards are a colour and values, as many as
+// needed. The colours, values and how a card is written come from the game's descriptor
+// (C.cards, game.js); whether a meld or a card is allowed is for the server to say.
 "use strict";
 (function () {
   var C = window.Companion;
