@@ -155,10 +155,17 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
         else:  # only the doubling matters: "Not a 17" ({"seventeen": false}, one tap)
             count.tap(ending.locator("[data-last-short=not17]"), "not a 17")
     typed: list[tuple[int, int, int]] = []  # (player, count, value) beyond the chips
-    count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
     walker = page.locator("#walker")
+    if not walker.is_visible():  # the walk opens by itself once the ending is given
+        count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
     players = doc["players"]
-    for i, player in enumerate(players):
+    seats = [p["name"] for p in players]
+    start = seats.index(out) + 1 if out in seats else 0  # round the table after who went out
+    walk = [(start + k) % len(players) for k in range(len(players))]
+    saved = False
+    for pos, i in enumerate(walk):
+        player = players[i]
+        final = pos == len(walk) - 1
         melds = sorted(player.get("melds", []), key=_is_set)  # runs first: no "Meld done"
         previous: str | None = None
         for meld in melds:
@@ -168,23 +175,28 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
             for tap in taps:
                 _walker_tap(count, tap)
             previous = taps[0] if _is_set(meld) else None
-        if player["name"] == out:
-            count.tap(walker.locator("#walk-next"), "next")
-            continue
         low, high = hand_counts(player.get("hand", []))
-        if max(low, high) > CHIPS:
-            count.tap(walker.locator("#walk-next"), "next")
-            typed += [(i, k, n) for k, n in enumerate((low, high))]
+        if player["name"] == out or max(low, high) > CHIPS:
+            if max(low, high) > CHIPS:
+                typed += [(i, k, n) for k, n in enumerate((low, high))]
+            if not final:
+                count.tap(walker.locator("#walk-next"), "next")
+            elif typed:  # numbers to type first: close the walk
+                count.tap(walker.get_by_role("button", name="Close"), "close")
+            else:  # the last step's button saves the round
+                count.tap(walker.locator("#walk-next"), "save")
+                saved = True
             continue
         for k, n in enumerate((low, high)):
             row = walker.locator(f"[data-count='{k}']")
             count.tap(row.get_by_role("button", name=re.compile(f": {n}$")), f"count {n}")
-    page.wait_for_function("!document.getElementById('walker').open")
-    for i, k, n in typed:
-        label = ("Cards 1–9", "Cards 10–17")[k]
-        field = page.locator("fieldset.player").nth(i).get_by_role("spinbutton", name=label)
-        count.type(field, str(n))
-    count.tap(page.get_by_role("button", name=re.compile("^Save round")), "save")
+    if not saved:
+        page.wait_for_function("!document.getElementById('walker').open")
+        for i, k, n in typed:
+            label = ("Cards 1–9", "Cards 10–17")[k]
+            field = page.locator("fieldset.player").nth(i).get_by_role("spinbutton", name=label)
+            count.type(field, str(n))
+        count.tap(page.get_by_role("button", name=re.compile("^Save round")), "save")
     page.wait_for_url(re.compile(r"/m/[^/]+$"))
     page.get_by_text(re.compile(r"Round \d+ saved")).wait_for()
     return count.taps

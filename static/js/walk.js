@@ -16,9 +16,16 @@
   var players = $$("fieldset.player", form);
   var holding = C.game.holding;
 
-  var at = 0, pend = null, chosen = [];
-  function fields(i) {
-    var p = players[i];
+  // The walk goes round the table from the player after the one who went out and ends with
+  // them (nothing of theirs to count), so their last meld is followed by "Save round".
+  var at = 0, pend = null, chosen = [], order = [];
+  function walkOrder() {
+    var out = -1;
+    players.forEach(function (p, i) { if (wentOut(p.getAttribute("data-name"))) out = i; });
+    order = players.map(function (p, i) { return (out + 1 + i) % players.length; });
+  }
+  function fields(pos) {
+    var p = players[order[pos]];
     return {
       name: p.getAttribute("data-name"),
       melds: $("textarea[data-melds]", p),
@@ -108,7 +115,7 @@
         b.setAttribute("aria-pressed", String(!!input && input.value !== "" && +input.value === +b.getAttribute("data-n")));
       });
     });
-    $("#walk-next").textContent = at + 1 < players.length ? C.fill(T.next, { n: fields(at + 1).name }) : T.last;
+    $("#walk-next").textContent = at + 1 < players.length ? C.fill(T.next, { n: fields(at + 1).name }) : T.save;
     $("#walker [data-act=back]").disabled = at === 0;
   }
   function go(i) {
@@ -124,16 +131,41 @@
     chosen = [];
     render();
   }
-  function open(i) {
+  function open(i) {  // i: the player's seat
     pend = null;
-    at = i;
+    walkOrder();
+    at = order.indexOf(i);
     chosen = [];
     render();
     dialog.showModal();
   }
   $$("[data-walk]", form).forEach(function (b) {
-    b.addEventListener("click", function () { open(+b.getAttribute("data-walk")); });
+    b.addEventListener("click", function () {
+      var seat = b.getAttribute("data-walk");
+      walkOrder();
+      open(seat === "first" ? order[0] : +seat);
+    });
   });
+  // Once the ending is given (who went out and their last card, or nobody), the walk opens
+  // by itself on a new round with no melds yet: that is where the scorekeeper goes next.
+  var opened = false;
+  function endingGiven() {
+    var radios = $$("#ending .radios", form);
+    var chosen = radios.every(function (g) { return !!$("input:checked", g); });
+    var lastField = $("#last-field");
+    var unless = lastField && $("input[name='" + lastField.getAttribute("data-unless") + "']:checked", form);
+    var lastGiven = !lastField || (!!unless && unless.value === C.nobody) ||
+      !!($("#last_discard").value.trim() || ($("#last_short") && $("#last_short").value));
+    return radios.length > 0 && chosen && lastGiven;
+  }
+  function autoOpen() {
+    if (opened || dialog.open || !form.hasAttribute("data-new-round")) return;
+    var typed = players.some(function (p) { return $("textarea[data-melds]", p).value.trim(); });
+    if (typed || !endingGiven()) return;
+    opened = true;
+    walkOrder();
+    open(order[0]);
+  }
   $$("#walker [data-c]").forEach(function (b) {
     b.addEventListener("click", function () {
       var c = b.getAttribute("data-c");
@@ -210,7 +242,10 @@
       }
       render();
     } else if (what === "commit") { commit(); render(); }
-    else if (what === "next") go(at + 1);
+    else if (what === "next") {
+      if (at + 1 < players.length) go(at + 1);
+      else { go(at + 1); $("#save-button").click(); }  // the last step saves the round
+    }
     else if (what === "back") go(at - 1);
     else if (what === "close") { commit(); dialog.close(); }
   });
@@ -218,6 +253,9 @@
   // The server's answer about a meld arrives later: show it for the player on screen.
   new MutationObserver(function () { if (dialog.open) render(); })
     .observe(form, { childList: true, subtree: true });
+
+  $$("#ending input[type=radio]", form).forEach(function (r) { r.addEventListener("change", autoOpen); });
+  form.addEventListener("companion:picked", autoOpen);
 
   // --- The last card: one tap on a card that doubles the round (descriptor, R17-15a) -------
   // "Not a 17" is the contract's short form {"seventeen": false}: one tap, no card typed.
@@ -236,6 +274,7 @@
       if (short) short.value = "";
       C.fire(last);
       lastPressed();
+      autoOpen();
     });
   });
   $$("[data-last-short]", form).forEach(function (b) {
@@ -244,6 +283,7 @@
       short.value = b.getAttribute("data-last-short");
       C.fire(last);
       lastPressed();
+      autoOpen();
     });
   });
   if (last) {

@@ -28,3 +28,24 @@ def test_rk11_a_messy_table_is_put_back_on_the_phone(server, page):
     assert page.locator("#unplaceable .card").all_inner_texts() == ["K1"]
     assert scroll_width(page) <= 390
     shot(page, "rescue-left-over-" + ("dark" if dark else "light"))
+
+
+def test_rk11_the_table_is_tapped_in_with_the_tile_picker(server, page):
+    page.goto(server.url + "/rescue?game=rummikub")
+    page.click("[data-pick=hand][data-target=cards]")
+    for tap in ("R", "5", "6", "7", "K", "9", "B", "9", "O", "9", "*"):
+        if tap == "*":
+            page.click("#picker [data-joker]")
+        elif tap.isdigit():
+            page.click(f"#picker [data-v='{tap}']")
+        else:
+            page.click(f"#picker [data-c={tap}]")
+    shot(page, "rescue-picker", full=False)
+    page.click("#picker [data-act=done]")
+    assert page.input_value("input[name=cards]") == "R5 R6 R7 K9 B9 O9 *"
+    follow(page, "#rescue button[type=submit]")
+    laid = page.locator("#melds .card").all_inner_texts()
+    naturals = sorted(t for t in laid if not t.startswith("*"))
+    assert naturals == ["B9", "K9", "O9", "R5", "R6", "R7"]
+    assert sum(t.startswith("*") for t in laid) == 1  # the joker shows what it stands for
+    assert page.locator("#unplaceable").count() == 0
