@@ -113,7 +113,7 @@ def turn() -> str:
         # RK-11: an illegal table is put back; the rescue starts from the table before.
         tiles = " ".join(c for meld in _melds(typed["before"]) for c in meld)
         if tiles:
-            rescue_url = url_for("tools.rescue", game=game.id, cards=tiles)
+            rescue_url = url_for("tools.rescue", game=game.id, cards=tiles, before=tiles)
     return render_template(
         "turn.html",
         rescue_url=rescue_url,

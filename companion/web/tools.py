@@ -11,7 +11,9 @@ from werkzeug.wrappers import Response
 
 from companion.forms import BlankForm, CheckForm, RescueForm
 from companion.i18n import translator
+from companion.limits import MAX_TYPED_TABLE
 from companion.rules import EntryError, check_meld, check_names, games, get_game, localize
+from companion.rules.cards import SEPARATORS
 from companion.web.common import descriptor, example_run, sentence
 
 bp = Blueprint("tools", __name__)
@@ -56,8 +58,14 @@ def rescue() -> str:
     chosen = descriptor(
         get_game(form.game.data if form.game.data in form.game_ids else form.game_ids[0])
     )
+    # From a turn check (RK-11): the table before the turn, to start again from at one tap.
+    before = " ".join(SEPARATORS.split(request.args.get("before", "")[:MAX_TYPED_TABLE])).strip()
     return render_template(
         "rescue.html",
+        before=before,
+        restart_url=url_for("tools.rescue", game=chosen.id, cards=before, before=before)
+        if before
+        else None,
         form=form,
         answer=answer,
         error=error,

@@ -86,6 +86,14 @@ def test_an_illegal_turn_offers_to_put_the_table_back_from_the_table_before(clie
     assert found
     rescue = client.get(markup.unescape(found.group(1))).get_data(as_text=True)
     assert "Every tile has a place" in rescue  # R5 R6 R7 R8 is a run (RK-11)
+    # The rescue page keeps the table before: after trying other tiles, one tap starts again.
+    tried = client.get("/rescue?game=rummikub&cards=R5+R6&before=R5+R6+R7+R8").get_data(
+        as_text=True
+    )
+    again = re.search(r'href="([^"]*)"[^>]*id="start-before"', tried)
+    assert again and 'name="before" value="R5 R6 R7 R8"' in tried
+    restarted = client.get(markup.unescape(again.group(1))).get_data(as_text=True)
+    assert "Every tile has a place" in restarted and 'value="R5 R6 R7 R8"' in restarted
 
 
 def test_a_legal_turn_or_a_rummy17_turn_offers_no_rescue(client):
