@@ -7,10 +7,9 @@ through ``get_game(id)`` (``game.py``); problems come back as codes with paramet
 """
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Joker, parse_card, split_cards
-from .description import Description
 from .errors import Collector, EntryError, Problem
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
@@ -21,6 +20,18 @@ from .rummy17.scoring import GameResult, PlayerScore, score_game
 from .rummy17.table import Hand, Seat, Table
 from .seating import check_names, dealer_of, left_of, standings
 from .series import match_document, score_document
+
+if TYPE_CHECKING:
+    from .description import Description
+
+
+def __getattr__(name: str) -> Any:
+    """``Description`` loads with the first page that draws a game, not with every score."""
+    if name == "Description":
+        from .description import Description
+
+        return Description
+    raise AttributeError(name)
 
 
 def check_meld(game: object, cards: list[object]) -> dict[str, object]:

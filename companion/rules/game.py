@@ -15,12 +15,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .cards import Card, Deck, Token, notation, parse_card
-from .description import Cards, Colour, Description, Value
 from .errors import EntryError
 from .messages import ENGLISH, N_, Translator, register
+
+if TYPE_CHECKING:
+    from .description import Description
 
 register(
     {
@@ -234,6 +236,8 @@ class Game:
 
     def describe(self) -> Description:
         """Everything a page, a sheet or a script needs to draw this game's entry, typed."""
+        from .description import Cards, Colour, Description, Value  # for the shells only
+
         deck = self.deck
         return Description(
             id=self.id,

@@ -10,9 +10,8 @@ from .errors import Collector, EntryError
 from .game import Choice, Column, Count, Decision, RoundOutcome
 from .holdings import Holding, Limits, face_value, named_player
 from .messages import N_, register
-from .tile_melds import Style
+from .tile_melds import Style, TurnRules
 from .tiles import LeftoverGame
-from .turns import TurnRules
 
 #: Playing cards: ranks A, 2–10, J, Q, K in four suits, written rank first (10H, QD); MR-1.
 MANIPULATION = Deck(

@@ -9,9 +9,8 @@ from .cards import Deck, Token
 from .game import Choice, Decision
 from .holdings import Holding, face_value
 from .messages import N_
-from .tile_melds import Style
+from .tile_melds import Style, TurnRules
 from .tiles import RackGame
-from .turns import TurnRules, check_redeal
 
 #: 106 tiles: 1–13 in four colours, twice, and two jokers (RK-1); DK-1: the letters.
 RUMMIKUB = Deck(
@@ -96,6 +95,8 @@ class Rummikub(RackGame):
     redeals = True  # RK-3
 
     def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
+        from .turns import check_redeal  # the referee's checks load when asked
+
         return check_redeal(self, tiles, count=FIRST_TILES, least=REDEAL_PAIRS, rule="RK-3")
 
     def scores(

@@ -8,9 +8,8 @@ from .cards import Card, Deck, Token
 from .game import Choice, Decision
 from .holdings import Holding, face_value
 from .messages import N_
-from .tile_melds import Style
+from .tile_melds import Style, TurnRules
 from .tiles import RackGame
-from .turns import TurnRules
 
 #: 106 tiles: 1–13 in four colours, twice, and two jokers (RO-1); DO-1: the letters.
 RUMMY_O = Deck(

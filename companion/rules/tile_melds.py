@@ -65,6 +65,22 @@ class Style:
     meld_rule: str | None = None  # one clause for any meld's three cards (MR-3)
 
 
+@dataclass(frozen=True)
+class TurnRules:
+    """The clauses one tile game cites for each check of a turn (contract ``turn``)."""
+
+    left_table: str  # RK-9, RO-8, MR-6: nothing goes back to a rack or hand
+    freed_joker: str  # RK-14, RO-9, MR-7
+    nothing_played: str  # RK-8, RO-7, MR-6
+    from_hand: str  # RK-8, RO-7, MR-5
+    words: str  # "tile" (racks) or "card" (hands): which sentences the game's table reads
+    #: The least an initial meld is worth (RK-6: 30, RO-6: 25); None: no initial meld.
+    initial_least: int | None = None
+    initial_rule: str = ""  # RK-6, RO-6: the worth
+    initial_touch: str = ""  # RK-6, RO-8: the table is left alone
+    initial_joker: str = ""  # RK-13, RO-8: no joker taken from the table
+
+
 def style_of(game: str) -> Style:
     """How the game with this id builds melds (``LeftoverGame.meld_style``)."""
     from .tiles import LeftoverGame  # the tile games import this module: asked at call time

@@ -24,9 +24,7 @@ from .game import (
 )
 from .holdings import Holding, Limits, named_player, read_holdings
 from .messages import N_, register
-from .rescue import read_table, rescue
-from .tile_melds import Style, check_tiles
-from .turns import TurnRules, check_tile_turn
+from .tile_melds import Style, TurnRules, check_tiles
 
 register(
     {
@@ -64,11 +62,15 @@ class LeftoverGame(Game):
         return check_tiles(self.id, [self.parse_card(c) for c in cards])
 
     def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        from .turns import check_tile_turn  # the referee's checks load when asked
+
         return check_tile_turn(self, self.turn_rules, doc)
 
     rescues = True
 
     def rescue(self, cards: Sequence[object]) -> dict[str, Any]:
+        from .rescue import read_table, rescue  # the solver (and OR-Tools) load when asked
+
         limits = self.limits({})  # DK-4, DO-6, DM-8: two of each card, two jokers
         table = read_table(self.id, cards, limits.copies, limits.jokers, limits.rule)
         return rescue(self.id, table).to_json()

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import Card, Joker, Token, card_sort_key
 from .errors import Collector, EntryError, Problem
 from .messages import N_, NN_, register
-from .tile_melds import check_tiles, meld_value
+from .tile_melds import TurnRules, check_tiles, meld_value
 from .turn_document import (
     beyond_hand,
     check_copies,
@@ -92,22 +92,6 @@ register(
 )
 
 TURN_KEYS = frozenset({"game", "opened", "before", "after", "hand"})
-
-
-@dataclass(frozen=True)
-class TurnRules:
-    """The clauses one tile game cites for each check of a turn (contract ``turn``)."""
-
-    left_table: str  # RK-9, RO-8, MR-6: nothing goes back to a rack or hand
-    freed_joker: str  # RK-14, RO-9, MR-7
-    nothing_played: str  # RK-8, RO-7, MR-6
-    from_hand: str  # RK-8, RO-7, MR-5
-    words: str  # "tile" (racks) or "card" (hands): which sentences the game's table reads
-    #: The least an initial meld is worth (RK-6: 30, RO-6: 25); None: no initial meld.
-    initial_least: int | None = None
-    initial_rule: str = ""  # RK-6, RO-6: the worth
-    initial_touch: str = ""  # RK-6, RO-8: the table is left alone
-    initial_joker: str = ""  # RK-13, RO-8: no joker taken from the table
 
 
 @dataclass(frozen=True)

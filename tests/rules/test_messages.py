@@ -99,6 +99,20 @@ def _registered_in_rules() -> list[str]:
     return sorted(found)
 
 
+def _load_every_rules_module() -> None:
+    """The referee's, the solver's and the events' modules load only when asked; their codes
+    register then. Load them all here, as a long-running server ends up doing."""
+    import importlib
+    import pkgutil
+
+    import companion.rules as core
+
+    for found in pkgutil.walk_packages(core.__path__, "companion.rules."):
+        importlib.import_module(found.name)
+
+
+_load_every_rules_module()
+
 RULES_CODES = _registered_in_rules()
 
 
@@ -114,8 +128,6 @@ def _codes_in_source() -> set[str]:
 
 
 def test_every_code_raised_in_the_rules_core_has_a_message():
-    import companion.rules.events  # noqa: F401  (loaded only where events are read)
-
     ids = set(BONUS_CARDS) | {g.id for g in games()}  # ids of bonus cards and games, not codes
     assert _codes_in_source() - ids - set(MESSAGES) == set()
 

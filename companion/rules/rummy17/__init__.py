@@ -9,19 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..description import BonusCards, BonusCardText, Description, LastCardDoubles
+if TYPE_CHECKING:
+    from ..description import Description
+
 from ..game import Choice, Column, Count, Decision, Game, RoundOutcome
 from ..messages import ENGLISH, N_, Translator
 from .bonus import BONUS_CARDS
 from .deck import RUMMY17
 from .document import doubles, read_table, result_json
-from .knock import knock_document
 from .play import BONUS_DRAWN
-from .referee import check_rummy17_meld
 from .scoring import score_game
-from .turn import check_rummy17_turn
 from .words import WORDS  # noqa: F401  (its own words: a deal is a game, issue 16)
 
 
@@ -101,13 +100,21 @@ class Rummy17(Game):
         ),
     )
 
+    # The referee's answers load when asked (``companion score`` needs none of them).
+
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
+        from .referee import check_rummy17_meld
+
         return check_rummy17_meld(cards)
 
     def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        from .turn import check_rummy17_turn
+
         return check_rummy17_turn(self, doc)
 
     def knock(self, doc: Mapping[str, Any], tr: Translator = ENGLISH) -> dict[str, Any]:
+        from .knock import knock_document
+
         return knock_document(doc, tr)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
@@ -125,6 +132,8 @@ class Rummy17(Game):
         return {"rummy17": outcome.result["rummy17"]}
 
     def describe(self) -> Description:
+        from ..description import BonusCards, BonusCardText, LastCardDoubles
+
         high = self.deck.high
         return replace(
             super().describe(),
