@@ -235,17 +235,18 @@ def view(view: str) -> Response:
     found = store.view_revision(get_engine(), view)
     if found is None:
         abort(404, description=_("There is no match at this link."))
-    tag = f"{found[1]}-{select_locale()}"
+    lang = select_locale()
+    tag = f"{found[1]}-{lang}"
     if request.if_none_match.contains(tag):
         unchanged = Response(status=304)
         unchanged.set_etag(tag)
         return unchanged
     flashed = _flashed()  # shown once: never cached
-    key = (view, found[1], select_locale(), _address())
+    key = (view, found[1], lang, _address())
     stencil = None if flashed else cache.pages.get(key)
     if stencil is None:
         match = by_view(view)
-        tag = f"{match.revision}-{select_locale()}"
+        tag = f"{match.revision}-{lang}"
         stencil = _board(match, editable=False, live_tag=tag)
         if match.revision == found[1] and not flashed:
             cache.pages.put(key, stencil)
