@@ -1,10 +1,13 @@
-"""What the per-revision caches save (issue 9), in one process, no server: a 6 × 12 Rummy 17
-match's result scored afresh against taken from the cache, and its read-only page rendered
-afresh against served from the cache. Prints medians of ``--repeat`` runs. Not a test."""
+"""What the per-revision caches save (issues 9 and 18), in one process, no server: a 6 × 12
+Rummy 17 match's result scored afresh against taken from the cache, and its read-only and
+edit scoreboards rendered afresh against served from the cache (the edit page with CSRF on
+and its session cookie kept, as a phone keeps it). Prints medians of ``--repeat`` runs and
+the load average. Not a test."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -34,7 +37,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         instance = Path(folder) / "instance"
-        ((_edit, view),) = make_matches(instance)
+        ((edit, view),) = make_matches(instance)
         app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "bench"})
         client = app.test_client()
         with app.app_context():
@@ -43,15 +46,17 @@ def main() -> int:
             cold = median_ms(lambda: store.result(match), args.repeat, cache.results.clear)
             warm = median_ms(lambda: store.result(match), args.repeat, lambda: None)
         print(f"result of a 6 x 12 match: scored {cold:.2f} ms, from the cache {warm:.3f} ms")
-        page = f"/v/{view}"
 
         def clear() -> None:
             cache.results.clear()
             cache.pages.clear()
 
-        cold = median_ms(lambda: client.get(page), args.repeat, clear)
-        warm = median_ms(lambda: client.get(page), args.repeat, lambda: None)
-        print(f"read-only scoreboard page: rendered {cold:.1f} ms, from the cache {warm:.1f} ms")
+        for name, page in (("read-only", f"/v/{view}"), ("edit", f"/m/{edit}")):
+            assert client.get(page).status_code == 200
+            cold = median_ms(lambda: client.get(page), args.repeat, clear)  # noqa: B023
+            warm = median_ms(lambda: client.get(page), args.repeat, lambda: None)  # noqa: B023
+            print(f"{name} scoreboard page: rendered {cold:.1f} ms, from the cache {warm:.2f} ms")
+        print("load average: " + ", ".join(f"{figure:.2f}" for figure in os.getloadavg()))
         app.extensions["companion_db"].dispose()
     return 0
 

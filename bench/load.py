@@ -1,19 +1,22 @@
-"""Load benchmark of issue 9: the read-only scoreboard against a bare Flask "hello".
+"""Load benchmark of issues 9 and 18: the scoreboards against a bare Flask "hello".
 
 Starts ``companion serve`` (the real server: gunicorn, one worker per core) on SQLite in a
 temporary folder holding a 6-player, 12-round Rummy 17 match, and a bare Flask app that
 answers "hello", served the same way. Then, with Locust headless:
 
 1. Throughput side by side: ``--users`` clients without pause on "hello", then on the
-   scoreboard, alternately (``--rounds`` times each, so a change in the machine's load
-   falls on both); prints both requests/s and the ratio (goal: at least 0.5).
+   read-only scoreboard, then on the edit scoreboard (each client keeps its cookies, as a
+   phone does), alternately (``--rounds`` times each, so a change in the machine's load
+   falls on all); prints each requests/s and the ratios to "hello" (goal: at least 0.5).
+   ``--no-edit`` leaves the edit scoreboard out.
 2. A club night: ``--clients`` (200) phones reloading the scoreboard about once a second
    for ``--seconds`` (60); prints requests, errors (goal 0) and the 99th percentile (goal
    under 500 ms).
 
 ``--server waitress`` serves both with waitress in one process instead (the comparison that
 chose gunicorn, bench/README.md). ``--quick``: short phases, for a first look. Not a test:
-run it on a machine that is otherwise idle, as the figures move with the load.
+run it on a machine that is otherwise idle, as the figures move with the load: it prints
+the load average (``os.getloadavg``) at the start and at the end.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ LOCUST = Path(sys.executable).with_name("locust")
 
 def phase(url: str, path: str, users: int, seconds: int, *, paced: bool) -> dict[str, Any]:
     """Run Locust headless against ``url + path``; its aggregated figures."""
+    before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         prefix = str(Path(folder) / "stats")
         env = {**os.environ, "BENCH_PATH": path}
@@ -71,6 +75,7 @@ def phase(url: str, path: str, users: int, seconds: int, *, paced: bool) -> dict
         "rps": float(row["Requests/s"]),
         "p50": float(row["50%"] or 0),
         "p99": float(row["99%"] or 0),
+        "load": before,
     }
 
 
@@ -83,14 +88,15 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--seconds", type=int, default=60, help="length of the club night")
     parser.add_argument("--quick", action="store_true", help="5 s phases, 15 s club night")
+    parser.add_argument("--no-edit", action="store_true", help="leave the edit scoreboard out")
     args = parser.parse_args()
     if args.quick:
         args.phase, args.rounds, args.seconds = 5, 1, 15
 
     with tempfile.TemporaryDirectory() as folder:
         instance = Path(folder) / "instance"
-        ((_edit, view),) = make_matches(instance, 1, players=6, games=12)
-        board = f"/v/{view}"
+        ((edit, view),) = make_matches(instance, 1, players=6, games=12)
+        board, editing = f"/v/{view}", f"/m/{edit}"
         with (
             Server("hello", args.server, instance) as hello,
             Server("companion", args.server, instance) as companion,
@@ -98,20 +104,27 @@ def main() -> int:
             with urllib.request.urlopen(companion.url + board) as answer:  # warm up
                 size = len(answer.read())
             print(f"server: {args.server}; scoreboard 6 × 12 Rummy 17, {size} bytes")
-            hellos, boards = [], []
+            print(f"load average at the start: {load_average()}")
+            targets = [("hello", hello.url, "/"), ("scoreboard", companion.url, board)]
+            if not args.no_edit:
+                targets.append(("edit scoreboard", companion.url, editing))
+            runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _url, _path in targets}
             for _ in range(args.rounds):
-                hellos.append(phase(hello.url, "/", args.users, args.phase, paced=False))
-                boards.append(phase(companion.url, board, args.users, args.phase, paced=False))
-            hello_rps = sum(p["rps"] for p in hellos) / len(hellos)
-            board_rps = sum(p["rps"] for p in boards) / len(boards)
-            failures = sum(p["failures"] for p in hellos + boards)
+                for name, url, path in targets:
+                    runs[name].append(phase(url, path, args.users, args.phase, paced=False))
+            rps = {name: sum(p["rps"] for p in got) / len(got) for name, got in runs.items()}
+            failures = sum(p["failures"] for got in runs.values() for p in got)
             print(
                 f"throughput, {args.users} clients without pause, "
                 f"{args.rounds} × {args.phase} s each:"
             )
-            print(f"  hello       {hello_rps:8.0f} requests/s")
-            print(f"  scoreboard  {board_rps:8.0f} requests/s")
-            print(f"  ratio       {board_rps / hello_rps:8.2f}   (goal >= 0.5; errors: {failures})")
+            for name, value in rps.items():
+                ratio = "" if name == "hello" else f"   ratio {value / rps['hello']:.2f}"
+                print(f"  {name:16} {value:8.0f} requests/s{ratio}")
+            print(f"  (goal: ratio >= 0.5; errors: {failures})")
+            for name, got in runs.items():
+                each = ", ".join(f"{p['rps']:.0f} (load {p['load']:.2f})" for p in got)
+                print(f"  {name:16} each phase: {each}")
             night = phase(companion.url, board, args.clients, args.seconds, paced=True)
             print(
                 f"club night, {args.clients} clients reloading the scoreboard about once a "
@@ -123,7 +136,13 @@ def main() -> int:
                 f"errors {night['failures']} (goal 0), p50 {night['p50']:.0f} ms, "
                 f"p99 {night['p99']:.0f} ms (goal < 500 ms)"
             )
+            print(f"load average at the end: {load_average()}")
     return 0
+
+
+def load_average() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes, as ``uptime`` prints them."""
+    return ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""What is worth computing once per revision of a match: its result, its read-only page.
+"""What is worth computing once per revision of a match: its result, its scoreboard pages.
 
 A match's result depends on nothing but its stored rounds, and every write that changes a
 round (or the match's length) claims the next revision (store/matches.py). So a result computed for
@@ -9,21 +9,28 @@ databases (tests, a restored backup) whose match 1 is at revision 3 never share 
 
 Entries are kept as JSON text and every hit is a fresh copy (``json.loads`` is faster than
 ``copy.deepcopy``), so a caller may change what it gets.
+
+A page is kept as a ``Stencil``: rendered once with a mark (``Marks``) wherever a value must
+be new on every load (a form's CSRF token, its idempotency key, when the page was made), and
+those values filled in per request. So even a page holding forms is rendered once per
+revision, and no request ever sees another's token.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
 #: Matches whose result a process keeps (a club night has a few dozen tables).
 RESULTS = 512
-#: Read-only pages a process keeps (per match: revision × language × address).
+#: Scoreboard pages a process keeps (per match and link: revision × language × address).
 PAGES = 512
 
 
@@ -66,8 +73,52 @@ class LRU(Generic[V]):
         return len(self._items)
 
 
+class Stencil:
+    """A page with holes: the text every request shares, and the names of the values each
+    request fills in between (``fill``)."""
+
+    __slots__ = ("holes", "parts")
+
+    def __init__(self, parts: tuple[str, ...], holes: tuple[str, ...]) -> None:
+        assert len(parts) == len(holes) + 1
+        self.parts = parts
+        self.holes = holes
+
+    def fill(self, values: Mapping[str, Callable[[], str]]) -> str:
+        """The page with every hole filled: each value made once, and only if a hole asks."""
+        made: dict[str, str] = {}
+        out = [self.parts[0]]
+        for name, part in zip(self.holes, self.parts[1:], strict=True):
+            if name not in made:
+                made[name] = values[name]()
+            out += (made[name], part)
+        return "".join(out)
+
+
+class Marks:
+    """The marks a page is rendered with where a per-request value goes, one per name.
+
+    A mark is letters and digits (HTML escaping leaves it as it is) with a part drawn at random
+    per process, so nothing a user types can be taken for one.
+    """
+
+    def __init__(self, *names: str) -> None:
+        salt = secrets.token_hex(12)
+        self._marks = {name: f"hole{salt}{name}" for name in names}
+        self._names = {mark: name for name, mark in self._marks.items()}
+        self._split = re.compile("(" + "|".join(self._marks.values()) + ")")
+
+    def __getitem__(self, name: str) -> str:
+        return self._marks[name]
+
+    def stencil(self, page: str) -> Stencil:
+        """``page``, rendered with these marks, as a stencil with a hole at each mark."""
+        pieces = self._split.split(page)
+        return Stencil(tuple(pieces[::2]), tuple(self._names[m] for m in pieces[1::2]))
+
+
 results: LRU[str] = LRU(RESULTS)
-pages: LRU[str] = LRU(PAGES)
+pages: LRU[Stencil] = LRU(PAGES)
 
 
 def result_key(match_id: object, view_token: str, revision: int) -> tuple[object, str, int]:

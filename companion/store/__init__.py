@@ -43,9 +43,11 @@ from companion.store.matches import (
 )
 from companion.store.once import IDEMPOTENCY_KEY, Once, done, form_once, new_key
 from companion.store.reading import (
+    EDIT_REVISION,
     REVISION_TTL,
     VIEW_REVISION,
     as_document,
+    edit_revision,
     get_by_edit_token,
     get_by_view_token,
     matches_for_device,
@@ -60,6 +62,7 @@ from companion.store.tokens import TOKEN, TOKEN_BYTES, new_token
 
 __all__ = [
     "DELETIONS",
+    "EDIT_REVISION",
     "HISTORY_PAGE",
     "IDEMPOTENCY_KEY",
     "RESTORED",
@@ -78,6 +81,7 @@ __all__ = [
     "describe",
     "diff_rounds",
     "done",
+    "edit_revision",
     "forget_on_device",
     "form_once",
     "get_by_edit_token",

@@ -125,6 +125,21 @@ def view_revision(engine: Engine, token: str) -> tuple[int, int] | None:
     return int(row[0]), int(row[1])
 
 
+#: The edit page's one query on a cache hit (see ``edit_revision``).
+EDIT_REVISION = text("SELECT id, revision FROM match WHERE edit_token = :token")
+
+
+def edit_revision(engine: Engine, token: str) -> tuple[int, int] | None:
+    """The id and revision of the match with this edit token, read now (one small query), or
+    None. Never trusted for a while as ``view_revision`` is: the scorekeeper's next load must
+    show their own save, whichever server process stored it."""
+    if not is_token(token):
+        return None
+    with engine.connect() as connection:
+        row = connection.execute(EDIT_REVISION, {"token": token}).first()
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 def forget_revision(match: Match) -> None:
     """A write in this process shows on its read-only pages at once."""
     _REVISIONS.put(match.view_token, (0.0, 0, 0))

@@ -24,6 +24,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from companion import cache, saving, store
@@ -32,6 +33,7 @@ from companion.forms import WHOLE, ConfirmForm, MatchForm
 from companion.i18n import select_locale, translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
+from companion.web import offline
 from companion.web.common import (
     by_edit,
     by_view,
@@ -191,8 +193,31 @@ def _place_start_error(form: MatchForm, err: EntryError) -> None:
 
 @bp.get("/m/<edit>")
 def scoreboard(edit: str) -> str:
-    """The scoreboard through the edit link: scores, totals, ranks, share links, history."""
-    return _board(by_edit(edit), editable=True)
+    """The scoreboard through the edit link: scores, totals, ranks, share links, history.
+
+    Rendered once per revision, language and address like the read-only page (``view``), and
+    kept with holes for what must be new on every load: the forms' CSRF token and idempotency
+    key, and when the page was made (``HOLES``). Its revision is read from the database on
+    every load, never trusted for a while: the scorekeeper's next load shows their own save,
+    whichever server process stored it. A page with a message to show once (a flash, a draft
+    to clear) is rendered afresh and not kept.
+    """
+    found = store.edit_revision(get_engine(), edit)
+    if found is None:  # by_edit says why: no such match (404), or a table drawn again (410)
+        return _board(by_edit(edit), editable=True).fill(PER_REQUEST)
+    # The session is read on every load, as it always was (the answer varies with the cookie),
+    # and holds a CSRF token from the first load on, whether or not this page has a form.
+    pending = "_flashes" in session or "clear_draft" in session
+    if current_app.config.get("WTF_CSRF_ENABLED", True):
+        generate_csrf()
+    key = (edit, found[1], select_locale(), _address())
+    stencil = None if pending else cache.pages.get(key)
+    if stencil is None:
+        match = by_edit(edit)
+        stencil = _board(match, editable=True)
+        if match.revision == found[1] and not pending:
+            cache.pages.put(key, stencil)
+    return stencil.fill(PER_REQUEST)
 
 
 @bp.get("/v/<view>")
@@ -204,36 +229,62 @@ def view(view: str) -> Response:
     match changes. The revision is read from the database in one small query, so any number
     of server processes answer alike. A changed page is rendered once per revision, language
     and address and then served from a per-process cache (companion/cache.py): it holds no
-    form, no token and nothing else that changes between two readers. A pending flash
-    message is shown, and not cached.
+    form, no token and nothing else that changes between two readers but the time it was
+    made, filled in per request. A pending flash message is shown, and not cached.
     """
     found = store.view_revision(get_engine(), view)
     if found is None:
         abort(404, description=_("There is no match at this link."))
-    tag = f"{found[1]}-{select_locale()}"
+    lang = select_locale()
+    tag = f"{found[1]}-{lang}"
     if request.if_none_match.contains(tag):
         unchanged = Response(status=304)
         unchanged.set_etag(tag)
         return unchanged
-    has_session = current_app.config["SESSION_COOKIE_NAME"] in request.cookies
-    flashed = has_session and "_flashes" in session  # shown once: never cached
-    environ = request.environ  # the page's address, as cheaply as the WSGI server gives it
-    address = (environ["wsgi.url_scheme"], environ.get("HTTP_HOST"), environ.get("QUERY_STRING"))
-    key = (view, found[1], select_locale(), address)
-    page = None if flashed else cache.pages.get(key)
-    if page is None:
+    flashed = _flashed()  # shown once: never cached
+    key = (view, found[1], lang, _address())
+    stencil = None if flashed else cache.pages.get(key)
+    if stencil is None:
         match = by_view(view)
-        tag = f"{match.revision}-{select_locale()}"
-        page = _board(match, editable=False, live_tag=tag)
+        tag = f"{match.revision}-{lang}"
+        stencil = _board(match, editable=False, live_tag=tag)
         if match.revision == found[1] and not flashed:
-            cache.pages.put(key, page)
-    answer = make_response(page)
+            cache.pages.put(key, stencil)
+    answer = make_response(stencil.fill(PER_REQUEST))
     answer.set_etag(tag)
     answer.headers["Cache-Control"] = "no-cache"
     return answer
 
 
-def _board(match: Match, *, editable: bool, **extra: Any) -> str:
+#: What differs between two loads of the same scoreboard page: it is rendered with a mark in
+#: each place, kept, and the marks replaced on every load (``PER_REQUEST``).
+HOLES = cache.Marks("csrf", "key", "rendered")
+#: The values of the holes, made per request: the session's CSRF token (as the form would
+#: write it), a fresh idempotency key for the page's forms (one per load, shared by its
+#: forms as one ConfirmForm's is), and when the page was made ("as of …" when offline).
+PER_REQUEST: dict[str, Callable[[], str]] = {
+    "csrf": generate_csrf,
+    "key": store.new_key,
+    "rendered": lambda: str(offline.rendered()["rendered"]),
+}
+
+
+def _flashed() -> bool:
+    """Whether a flash message waits in the session; a request without a session cookie
+    does not load the session to find out."""
+    if current_app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+        return False
+    return "_flashes" in session
+
+
+def _address() -> tuple[str, str | None, str | None]:
+    """The page's address, for the page cache's key, as cheaply as the WSGI server gives it."""
+    environ = request.environ
+    return environ["wsgi.url_scheme"], environ.get("HTTP_HOST"), environ.get("QUERY_STRING")
+
+
+def _board(match: Match, *, editable: bool, **extra: Any) -> cache.Stencil:
+    """The scoreboard, rendered with ``HOLES`` for the per-request parts (``fill`` them)."""
     result = store.result(match)
     tr = translator()
     undo = store.undoable(get_session(), match) if editable else set()
@@ -243,7 +294,13 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
     asked = int(raw) if WHOLE.fullmatch(raw) else 1
     entries, pages = store.history_page(get_session(), match, asked)
     page = min(max(asked, 1), pages)
-    return render_template(
+    confirm = None
+    if editable:
+        confirm = ConfirmForm(revision=str(match.revision))
+        confirm.key.data = HOLES["key"]
+        if "csrf_token" in confirm:  # CSRF protection on (off in most tests)
+            confirm.csrf_token.current_token = HOLES["csrf"]
+    html = render_template(
         "match.html",
         match=match,
         game=descriptor(game),
@@ -266,11 +323,13 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> str:
         editable=editable,
         round_url=lambda n: round_url(match, editable, n),
         clear_draft=session.pop("clear_draft", None) if editable else None,
-        confirm=ConfirmForm(revision=str(match.revision)) if editable else None,
+        confirm=confirm,
         view_qr=qr_svg(url_for("pages.view", view=match.view_token, _external=True)),
+        rendered=HOLES["rendered"],
         **links(match, editable),
         **extra,
     )
+    return HOLES.stencil(html)
 
 
 @bp.post("/m/<edit>/history/<int:change>/undo")
@@ -357,4 +416,5 @@ def rematch(edit: str) -> Response:
 
 def _changed(match: Match, revision: int | None) -> tuple[str, int]:
     """The scoreboard again, saying what someone else changed meanwhile; nothing was saved."""
-    return _board(match, editable=True, conflict=changed_since(match, revision)), 409
+    page = _board(match, editable=True, conflict=changed_since(match, revision))
+    return page.fill(PER_REQUEST), 409

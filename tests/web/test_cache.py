@@ -1,4 +1,5 @@
-"""Computed once per revision: a match's result, its read-only page and its score sheet.
+"""Computed once per revision: a match's result, its read-only page and its score sheet
+(the edit page: test_edit_cache.py).
 
 The keys hold the match and its revision, so every server process may keep its own copy and
 still never show an old result: a write anywhere moves the revision on.
@@ -122,15 +123,6 @@ def test_the_read_only_page_is_rendered_once_per_revision_and_language(app, clie
     third = client.get(f"/v/{view}")
     assert third.data != first.data and names.count("match.html") == 3
     assert ">3<" in third.get_data(as_text=True) or "/rounds/3" in third.get_data(as_text=True)
-
-
-def test_the_editable_page_is_never_served_from_the_cache(app, client):
-    """It carries a CSRF token and an idempotency key that must be new on every load."""
-    edit, _view = start(app)
-    names = rendered(app)
-    client.get(f"/m/{edit}")
-    client.get(f"/m/{edit}")
-    assert names.count("match.html") == 2
 
 
 def test_an_unknown_read_only_link_is_still_a_404(client):
