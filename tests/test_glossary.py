@@ -50,6 +50,12 @@ def test_the_glossary_has_rows_for_every_context_in_use() -> None:
     assert contexts and contexts <= {row["context"] for row in rows()}
 
 
+def test_the_glossary_links_the_three_reviews() -> None:
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    for lang in ("hu", "de", "bg"):
+        assert f"(review-{lang}.md)" in text and (ROOT / "docs" / f"review-{lang}.md").exists()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_translation_in_a_games_context_uses_another_games_word(lang: str) -> None:
     wrong = []
