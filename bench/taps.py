@@ -2,7 +2,7 @@
 
 ``python bench/taps.py ROUND.json`` starts the real app on a temporary SQLite file, creates a
 match with the document's players, opens its scoreboard in Chromium at 390×844 and enters the
-round along the fastest path, tapping only what a person sees: "Enter round", the bonus cards,
+round along the fastest path, tapping only what a person sees: "Enter game", the bonus cards,
 who went out, the last card, then the walking picker (melds, then the counts of each hand,
 player by player) and "Save". Every click and every key press counts as one, until the saved
 round shows on the scoreboard. The scores shown there must equal ``companion score`` on the same
@@ -130,7 +130,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
     A last card that is not a 17 is one tap, "Not a 17", unless ``exact_last`` asks for the
     card itself (Pick, colour, value)."""
     count = Counter(page)
-    count.tap(page.get_by_role("link", name=re.compile(r"^Enter round")), "enter round")
+    count.tap(page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
     page.wait_for_load_state()
     names = {c["id"]: c["name"] for c in get_game("rummy17").descriptor()["bonus_cards"]["cards"]}
     for card in doc["bonus_cards"]:
@@ -196,9 +196,9 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
             label = ("Cards 1–9", "Cards 10–17")[k]
             field = page.locator("fieldset.player").nth(i).get_by_role("spinbutton", name=label)
             count.type(field, str(n))
-        count.tap(page.get_by_role("button", name=re.compile("^Save round")), "save")
+        count.tap(page.get_by_role("button", name=re.compile("^Save game")), "save")
     page.wait_for_url(re.compile(r"/m/[^/]+$"))
-    page.get_by_text(re.compile(r"Round \d+ saved")).wait_for()
+    page.get_by_text(re.compile(r"Game \d+ saved")).wait_for()
     return count.taps
 
 
@@ -206,7 +206,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
     """The older path (main before the walking picker): a picker per meld, hand and card;
     with ``counts``, every hand typed as its two counts instead."""
     count = Counter(page)
-    count.tap(page.get_by_role("link", name=re.compile(r"^Enter round")), "enter round")
+    count.tap(page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
     page.wait_for_load_state()
     names = {c["id"]: c["name"] for c in get_game("rummy17").descriptor()["bonus_cards"]["cards"]}
     for card in doc["bonus_cards"]:
@@ -262,9 +262,9 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
                 _, colour, value = _parse(c)
                 taps += [f"c:{colour}", f"v:{value}"]
             pick(box.get_by_role("button", name="+ Pick"), taps)
-    count.tap(page.get_by_role("button", name=re.compile("^Save round")), "save")
+    count.tap(page.get_by_role("button", name=re.compile("^Save game")), "save")
     page.wait_for_url(re.compile(r"/m/[^/]+$"))
-    page.get_by_text(re.compile(r"Round \d+ saved")).wait_for()
+    page.get_by_text(re.compile(r"Game \d+ saved")).wait_for()
     return count.taps
 
 

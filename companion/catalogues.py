@@ -2,7 +2,8 @@
 
 Plain ``gettext`` over ``companion/translations/<lang>/LC_MESSAGES/messages.mo`` (compiled
 from the ``.po`` files by the build hook), so the command line needs no Flask; the web app
-reads the same files through Flask-Babel.
+reads the same files through Flask-Babel. English, the source language, has a catalogue of
+the texts said in a game's own words only (``msgctxt``: Rummy 17's *game* for *round*).
 """
 
 from __future__ import annotations
@@ -24,18 +25,17 @@ class Catalogue:
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
-        self._words: gettext.NullTranslations = (
-            gettext.NullTranslations()
-            if lang == DEFAULT
-            else gettext.translation("messages", localedir=FOLDER, languages=[lang], fallback=True)
+        # English is the source language: its catalogue holds only the texts a game says in
+        # words of its own (Rummy 17's "Game 3"); every other text is its own message id.
+        self._words: gettext.NullTranslations = gettext.translation(
+            "messages", localedir=FOLDER, languages=[lang], fallback=True
         )
-        if lang != DEFAULT:  # the words an installed game brings in its own folder
-            from companion.installed import folders
+        from companion.installed import folders
 
-            for folder in folders("translations"):
-                self._words.add_fallback(
-                    gettext.translation("messages", folder, languages=[lang], fallback=True)
-                )
+        for folder in folders("translations"):  # the words an installed game brings
+            self._words.add_fallback(
+                gettext.translation("messages", folder, languages=[lang], fallback=True)
+            )
 
     def gettext(self, message: str, /) -> str:
         return self._words.gettext(message)

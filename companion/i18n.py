@@ -3,10 +3,16 @@
 Order: ``?lang=`` (a tap on the language switcher, then kept on the device in a cookie), the
 cookie, then the browser's ``Accept-Language``; English when none of them names a language
 the app speaks. Numbers and dates go through Babel's formatting for that language.
+
+Words differ by game where the publishers' editions differ (issue 16): ``gw(game, text)`` and
+``ngw(game, singular, plural, n)`` say a text in the game's message context, for pages and
+views alike. English has a catalogue too, of those texts alone (Rummy 17's "Game 3"), read by
+the app's ``Catalogue`` and, like every language's, by Flask-Babel from the same folder.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask, Response, g, has_request_context, request
@@ -17,7 +23,7 @@ from companion.catalogues import DEFAULT, LANGUAGES, best
 from companion.catalogues import translator as catalogue
 from companion.installed import folders
 from companion.rules import Translator
-from companion.rules.messages import game_words
+from companion.rules.messages import game_plurals, game_words
 
 COOKIE = "companion_lang"
 COOKIE_AGE = 60 * 60 * 24 * 400
@@ -47,6 +53,17 @@ def select_locale() -> str:
 def translator() -> Translator:
     """The request's catalogue, for the rules core's, the store's and the sheets' messages."""
     return catalogue(select_locale())
+
+
+def gw(game: Any, text: str, **values: Any) -> str:
+    """``text`` in the words of ``game``'s box (a game, its descriptor or its id), in the
+    page's language; filled in with ``values`` (``%(n)s``) when there are any."""
+    return game_words(translator())(game, text, **values)
+
+
+def ngw(game: Any, singular: str, plural: str, n: int, **values: Any) -> str:
+    """``gw`` for a text with a plural form, chosen by ``n``."""
+    return game_plurals(translator())(game, singular, plural, n, **values)
 
 
 def signed(n: int) -> str:
@@ -94,8 +111,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["when"] = lambda value: format_datetime(value, "short")
     app.jinja_env.globals["languages"] = NATIVE
     app.jinja_env.globals["lang_url"] = lang_url
-    # gw(game, text, **values): the words of the game's own box (msgctxt per game, issue 16).
-    app.jinja_env.globals["gw"] = lambda game, text, **values: game_words(translator())(
-        game, text, **values
-    )
+    # gw(game, text, **values), ngw(game, singular, plural, n, **values): the words of the
+    # game's own box (msgctxt per game, issue 16).
+    app.jinja_env.globals["gw"] = gw
+    app.jinja_env.globals["ngw"] = ngw
     app.context_processor(lambda: {"html_lang": select_locale()})

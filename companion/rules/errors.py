@@ -33,14 +33,18 @@ class Problem:
     round: int | None = None
     session: int | None = None  # an event's session (EV-2)
     table: int | None = None  # a table of that session
+    #: The game whose own words the message uses (its message context, issue 16): set with
+    #: the round of a match (``about(round=2, context="rummy17")``); not a place, not in JSON.
+    context: str | None = None
 
     def reason(self, tr: Translator = ENGLISH) -> str:
         """The problem in words, without saying where (for a message next to its field)."""
-        return render(self.code, self.values(), tr)
+        return render(self.code, self.values(), tr, context=self.context)
 
     def message(self, tr: Translator = ENGLISH) -> str:
-        """The problem in words, saying where: ``"round 2: Béla, meld 2: R5 appears twice"``."""
-        where = location(self.round, self.player, self.meld, self.field, tr)
+        """The problem in words, saying where: ``"round 2: Béla, meld 2: R5 appears twice"``
+        (Rummy 17: ``"game 2: …"``)."""
+        where = location(self.round, self.player, self.meld, self.field, tr, self.context)
         return event_location(self.session, self.table, tr) + where + self.reason(tr)
 
     def values(self) -> dict[str, Any]:

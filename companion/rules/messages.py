@@ -16,7 +16,7 @@ of the parameters in ``TERMS`` are words of the game, translated too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 
@@ -86,7 +86,18 @@ def nsay(tr: Translator, context: str | None, singular: str, plural: str, n: int
     return tr.ngettext(singular, plural, n)
 
 
-def game_words(tr: Translator) -> Any:
+def context_of(game: Any) -> str | None:
+    """The message context of ``game``: a game, its descriptor, its JSON or its id."""
+    if isinstance(game, str):
+        return game
+    if isinstance(game, Mapping):
+        found = game.get("id")
+        return found if isinstance(found, str) else None
+    found = getattr(game, "id", None)
+    return found if isinstance(found, str) else None
+
+
+def game_words(tr: Translator) -> Callable[..., str]:
     """A template's ``gw(game, text, **values)``: ``text`` in the game's own words (``say``).
 
     ``game`` is a game, its descriptor or its id. With values the text comes filled in
@@ -94,13 +105,21 @@ def game_words(tr: Translator) -> Any:
     """
 
     def gw(game: Any, text: str, **values: Any) -> str:
-        context = game if isinstance(game, str) else getattr(game, "id", None)
-        if isinstance(game, Mapping):
-            context = game.get("id")
-        said = say(tr, context, text)
+        said = say(tr, context_of(game), text)
         return said % values if values else said
 
     return gw
+
+
+def game_plurals(tr: Translator) -> Callable[..., str]:
+    """A template's ``ngw(game, singular, plural, n, **values)``: ``game_words`` for a text
+    with a plural form (``nsay``), the form chosen by ``n``."""
+
+    def ngw(game: Any, singular: str, plural: str, n: int, **values: Any) -> str:
+        said = nsay(tr, context_of(game), singular, plural, n)
+        return said % values if values else said
+
+    return ngw
 
 
 def NN_(singular: str, plural: str, count: str) -> tuple[str, str, str]:
@@ -180,11 +199,13 @@ def location(
     meld: int | None,
     field: str | None,
     tr: Translator = ENGLISH,
+    context: str | None = None,
 ) -> str:
-    """Where a problem is, as the start of its message: ``"round 2: Béla, meld 2: "``."""
+    """Where a problem is, as the start of its message: ``"round 2: Béla, meld 2: "``, in the
+    words of the game ``context`` (Rummy 17: ``"game 2: "``)."""
     out = ""
     if round is not None:
-        out += tr.gettext(N_("round {round}: ")).format(round=round)
+        out += say(tr, context, N_("round {round}: ")).format(round=round)
     if player is not None and meld is not None:
         out += tr.gettext(N_("{player}, meld {meld}: ")).format(player=player, meld=meld)
     elif player is not None and field in PLAYER_FIELDS:

@@ -101,7 +101,7 @@ def match_document(doc: object) -> dict[str, Any]:
     outcomes: list[RoundOutcome] = []
     bonus: dict[str, int] | None = None
     for number, raw in enumerate(rounds, start=1):
-        with about(round=number):
+        with about(round=number, context=game.id):  # said in the game's words
             if bonus is not None:
                 raise EntryError("series-ended", rule=game.series_rule, last=number - 1)
             raw = _object(raw, "round-not-object")

@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from companion.installed import template_loader
 from companion.reference import link_clauses
 from companion.rules import EntryError, Game, Translator
-from companion.rules.messages import N_, game_words, register
+from companion.rules.messages import N_, game_plurals, game_words, register
 
 register(
     {
@@ -141,6 +141,7 @@ def _html(template: str, paper: str, tr: Translator, context: dict[str, Any]) ->
             _=tr.gettext,
             ngettext=tr.ngettext,
             gw=game_words(tr),
+            ngw=game_plurals(tr),
             **context,
         )
     )

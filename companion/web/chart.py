@@ -11,10 +11,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
-from companion.i18n import number
+from companion.i18n import gw, number
 
 WIDTH, HEIGHT = 360, 180
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 10, 24  # room for the axis labels
@@ -46,12 +45,13 @@ def totals_chart(result: Mapping[str, Any], players: Sequence[str]) -> Markup:
     def y(v: int) -> float:
         return TOP + plot_h * (high - v) / (high - low)
 
-    title = _("Totals round by round")
+    game = result.get("game")  # its own word for a round (Rummy 17: game)
+    title = gw(game, "Totals round by round")
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         'aria-labelledby="chart-title chart-desc" id="totals-chart">',
         f'<title id="chart-title">{escape(title)}</title>',
-        f'<desc id="chart-desc">{escape(_describe(rounds, players))}</desc>',
+        f'<desc id="chart-desc">{escape(_describe(game, rounds, players))}</desc>',
     ]
     for v in range(low, high + 1, step):
         cls = "axis zero" if v == 0 else "grid"
@@ -89,9 +89,9 @@ def totals_chart(result: Mapping[str, Any], players: Sequence[str]) -> Markup:
     )
 
 
-def _describe(rounds: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
+def _describe(game: Any, rounds: Sequence[Mapping[str, Any]], players: Sequence[str]) -> str:
     """The chart in words, for a screen reader: each player's totals after each round."""
     each = "; ".join(
         f"{name}: {', '.join(number(line['totals'][name]) for line in rounds)}" for name in players
     )
-    return str(_("Totals after rounds 1 to %(n)s. %(each)s.", n=len(rounds), each=each))
+    return gw(game, "Totals after rounds 1 to %(n)s. %(each)s.", n=len(rounds), each=each)

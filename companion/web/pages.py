@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response
 from companion import cache, saving, store
 from companion.db import get_engine, get_session
 from companion.forms import WHOLE, ConfirmForm, MatchForm
-from companion.i18n import select_locale, translator
+from companion.i18n import gw, select_locale, translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
 from companion.web import offline
@@ -338,7 +338,7 @@ def undo(edit: str, change: int) -> Response | tuple[str, int]:
 
     def back(number: int | None) -> Response:
         if number is not None:
-            flash(_("Round %(n)s is back.", n=number))
+            flash(gw(by_edit(edit).game, "Round %(n)s is back.", n=number))
         return redirect(url_for(".scoreboard", edit=edit))
 
     return _confirmed(
@@ -387,7 +387,9 @@ def lengthen(edit: str) -> Response | tuple[str, int]:
 
     def then(games: int | None) -> Response:
         if games is not None:
-            flash(_("One more round: the match now has %(n)s rounds.", n=games))
+            flash(
+                gw(by_edit(edit).game, "One more round: the match now has %(n)s rounds.", n=games)
+            )
         return redirect(url_for("rounds.new", edit=edit))
 
     return _confirmed(edit, "lengthen", write, then)

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from companion import store
 from companion.catalogues import lang_of
-from companion.i18n import translator
+from companion.i18n import gw, translator
 from companion.models import Match
 from companion.rules import get_game
 from companion.rules.stats import GameFigures, across_matches
@@ -100,7 +100,7 @@ def _csv(match: Match) -> Response:
     starter = game.first_seat == "starter"
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    header = [_("Round"), _("Starts") if starter else _("Dealer")]
+    header = [gw(game, "Round"), _("Starts") if starter else _("Dealer")]
     for name in players:
         header += [text_cell(name), text_cell(_("%(name)s (total)", name=name))]
     writer.writerow(header)

@@ -31,7 +31,7 @@ from werkzeug.wrappers import Response
 from companion import api_models, saving, store
 from companion.db import get_session
 from companion.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
-from companion.i18n import translator
+from companion.i18n import gw, translator
 from companion.models import Match
 from companion.rules import Description, EntryError, Game, get_game, localize
 from companion.web.common import (
@@ -56,7 +56,7 @@ bp = Blueprint("rounds", __name__)
 def _round_info(match: Match, number: int) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = store.result(match)["rounds"]
     if not 1 <= number <= len(rounds):
-        abort(404, description=_("This match has no round %(n)s.", n=number))
+        abort(404, description=gw(match.game, "This match has no round %(n)s.", n=number))
     return rounds[number - 1]
 
 
@@ -151,7 +151,7 @@ def _opened(match: Match, number: int | None) -> _Page | Response:
     if number is None:
         upcoming = store.result(match).get("next")
         if upcoming is None:
-            flash(_("The match is over: no further round can be entered."))
+            flash(gw(match.game, "The match is over: no further round can be entered."))
             return redirect(url_for("pages.scoreboard", edit=match.edit_token))
         number, info, editing = upcoming["number"], upcoming, False
     else:
@@ -290,7 +290,7 @@ def _scope(match: Match, number: int | None, what: str = "") -> str:
 
 def _saved(match: Match, number: int | None, *, editing: bool) -> Response:
     """Saved: the scoreboard, and the form's draft on this device can go."""
-    flash(_("Round %(n)s saved.", n=number))
+    flash(gw(match.game, "Round %(n)s saved.", n=number))
     _forget_drafts(match, number, editing=editing)
     return redirect(url_for("pages.scoreboard", edit=match.edit_token))
 
@@ -383,7 +383,8 @@ def delete(edit: str, number: int) -> Response | tuple[str, int]:
         form.revision.data = str(match.revision)
         return _asking(match, number, shown, form, conflict), 409
     if isinstance(saved, saving.Replayed) or saved.value:
-        flash(_("Round %(n)s deleted.", n=number))  # now, by a double tap, or the form resent
+        # now, by a double tap, or the form resent
+        flash(gw(match.game, "Round %(n)s deleted.", n=number))
         return redirect(url_for("pages.scoreboard", edit=edit))
     return _asking(match, number, shown, form), 200
 

@@ -78,10 +78,10 @@ def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None
     assert re.search(r"/m/[\w-]+$", page.url)
     board = page.url
     edit = board.rsplit("/", 1)[1]
-    assert "Round 1 of 3: Márk deals, Лили starts." in page.inner_text("main")
+    assert "Game 1 of 3: Márk deals, Лили starts." in page.inner_text("main")
 
     # Round 1, entered with the picker; a joker at an open end asks which card it is (D17-6).
-    follow(page, "text=Enter round 1")
+    follow(page, "text=Enter game 1")
     assert "Márk deals, Лили starts" in page.inner_text("main")
     page.click("#draw")
     assert page.locator("input[name=bonus_cards]:checked").count() == 5
@@ -114,10 +114,10 @@ def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None
     shot(page, "02-round-1-preview")
     follow(page, "#save-button")
     assert page.url == board
-    assert "Round 1 saved." in page.inner_text("main")
+    assert "Game 1 saved." in page.inner_text("main")
 
     # Round 2: an inline error, fixed without losing anything typed; a 17 doubles (R17-15a).
-    follow(page, "text=Enter round 2")
+    follow(page, "text=Enter game 2")
     assert "Лили deals, Zsófi starts" in page.inner_text("main")
     bonus(page, GAME2["bonus_cards"])
     page.fill("#players-0-melds", "R1 R2 R3")
@@ -147,7 +147,7 @@ def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None
     assert page.url == board
 
     # Round 3, with ties; a reload keeps the draft on the device.
-    follow(page, "text=Enter round 3")
+    follow(page, "text=Enter game 3")
     bonus(page, GAME3["bonus_cards"])
     page.fill("#players-0-melds", "R5 R6 R7")
     page.fill("#players-0-hand", "G1")
@@ -159,7 +159,7 @@ def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None
     assert page.input_value("#players-1-melds") == "B5 B6 B7"
     assert page.locator("input[name=bonus_cards]:checked").count() == 5
     page.goto(board)
-    follow(page, "text=Enter round 3")
+    follow(page, "text=Enter game 3")
     assert page.input_value("#players-1-melds") == "B5 B6 B7"  # and so does leaving the page
     page.fill("#players-1-hand", "Y2 K15")
     page.fill("#players-2-melds", "G10 Y10 K10")
@@ -176,14 +176,14 @@ def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None
     page.locator("#board tbody tr").first.locator("td").nth(2).click()
     page.wait_for_url("**/rounds/1")
     assert "R17-B12" in page.inner_text("main")
-    follow(page, "text=Edit round 1")
+    follow(page, "text=Edit game 1")
     assert page.input_value("#players-2-low") == "2"
     page.fill("#players-2-low", "4")
     follow(page, "#save-button")
     assert page.url == board
     game1 = copy.deepcopy(GAME1)
     game1["players"][2]["hand"] = {"low": 4, "high": 1}
-    assert "Round 1 edited: Лили's hand" in page.inner_text(".history")
+    assert "Game 1 edited: Лили's hand" in page.inner_text(".history")
 
     # The totals are the rules core's on the same data (what `companion match` prints).
     document = {

@@ -124,7 +124,7 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     assert walker.locator("#walk-out").is_visible()  # Cili went out: no counts asked
     assert not walker.locator("#walk-counts").is_visible()
     # The walk goes round from the player after Cili and ends with her: her step saves.
-    assert walker.locator("#walk-next").inner_text() == "Save round 1"
+    assert walker.locator("#walk-next").inner_text() == "Save game 1"
     walker.get_by_role("button", name="Previous player").click()
     walker.get_by_role("button", name="Previous player").click()
     assert walker.locator("#walk-who").inner_text() == "Anna"

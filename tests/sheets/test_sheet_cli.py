@@ -42,7 +42,7 @@ def test_bad_match_exits_2_with_the_error_object_and_writes_nothing(tmp_path: Pa
     proc = run("pdf", "-", "-o", str(out), stdin=json.dumps(doc))
     assert proc.returncode == 2
     error = json.loads(proc.stdout)["error"]
-    assert error["message"].startswith("round 2: ") and error["card"] == "R1"
+    assert error["message"].startswith("game 2: ") and error["card"] == "R1"  # Rummy 17's word
     assert not out.exists()
 
 

@@ -15,6 +15,7 @@ from sheet_samples import manipulation_to_150, sample_match, sample_rack_match
 
 from companion import store
 from companion.app import create_app
+from companion.catalogues import translator
 from companion.db import get_session
 from companion.rules import games, get_game
 
@@ -74,7 +75,7 @@ def match(app: Flask) -> dict[str, Any]:
             "edit": links["edit"],
             "view": links["view"],
             "result": store.result(m),
-            "history": [store.describe(h) for h in store.history(m)],
+            "history": [store.describe(h, translator("en"), m.game) for h in store.history(m)],
         }
 
 
@@ -98,7 +99,8 @@ def test_both_links_give_the_same_one_page_sheet(client: FlaskClient, match: dic
 def test_the_history_is_printed_in_words(client: FlaskClient, match: dict) -> None:
     got = text(client.get(f"/v/{match['view']}/sheet.pdf").get_data())
     assert len(match["history"]) >= 5 and all(what in got for what in match["history"])
-    assert any(what.startswith("Round 1 edited: ") for what in match["history"])
+    # Rummy 17 says game, in English too (issue 16)
+    assert any(what.startswith("Game 1 edited: ") for what in match["history"])
 
 
 def test_the_qr_code_and_link_point_to_the_read_only_view(client: FlaskClient, match: dict):

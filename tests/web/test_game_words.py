@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import html
 import io
+import re
 
+import flask_babel
 import pytest
 from pypdf import PdfReader
 from support import load
-from test_pages import NAMES, ROUNDS, form_data, start
+from test_pages import NAMES, ROUNDS, form_data, revision, start
 
 from companion.catalogues import translator
+from companion.rules import EntryError, match_document
 from companion.rules.messages import IN_CONTEXT, say
 
 GAME_WORD = {"hu": "1. játék", "de": "Spiel 1", "bg": "Игра 1"}
@@ -50,9 +53,10 @@ def test_the_rummy17_sheet_says_game_in_hungarian(client) -> None:
 
 
 def test_every_round_text_of_rummy17_has_its_own_translation() -> None:
-    # A deal is a game in Rummy 17 and a round elsewhere: the words differ in every language.
-    # (Set and run may share a word between editions: German Folge, Bulgarian група.)
-    for lang in ("hu", "de", "bg"):
+    # A deal is a game in Rummy 17 and a round elsewhere: the words differ in every language,
+    # English included. (Set and run may share a word between editions: German Folge,
+    # Bulgarian група, English set and run.)
+    for lang in ("en", "hu", "de", "bg"):
         tr = translator(lang)
         for context, text in IN_CONTEXT:
             if "round" not in text.lower():
@@ -61,6 +65,111 @@ def test_every_round_text_of_rummy17_has_its_own_translation() -> None:
             assert own != tr.gettext(text), (lang, context, text)
 
 
-def test_english_keeps_one_text() -> None:
-    assert say(translator("en"), "rummy17", "Round %(n)s") == "Round %(n)s"
+def test_english_says_game_for_rummy17_and_round_for_the_others() -> None:
+    english = translator("en")
+    assert say(english, "rummy17", "Round %(n)s") == "Game %(n)s"
+    assert say(english, "rummikub", "Round %(n)s") == "Round %(n)s"
+    assert say(english, None, "Round %(n)s") == "Round %(n)s"
+    assert english.gettext("Round %(n)s") == "Round %(n)s"  # only the contexts are English's
     assert load("rummy17-round.json")["game"] == "rummy17"
+
+
+def test_flask_babel_reads_the_english_catalogue_too(app) -> None:
+    with app.test_request_context("/?lang=en"):
+        assert flask_babel.pgettext("rummy17", "Round") == "Game"
+        assert flask_babel.npgettext("rummy17", "%(num)d round", "%(num)d rounds", 3) == "3 games"
+        assert flask_babel.gettext("Round") == "Round"
+
+
+#: What a Rummy 17 match of 3 games shows after its first game, language by language: the flash
+#: after saving, the scoreboard's next line and button, the history's first two entries, the
+#: home page's progress. Then the same for a Rummikub match of 3 rounds.
+RUMMY17 = {
+    "en": ["Game 1 saved.", "Game 2 of 3: Lili deals, Zsófi starts.", "Enter game 2",
+           "; 3 games", "Game 1 added", "1 of 3 games"],
+    "hu": ["1. játék mentve.", "2. játék (összesen 3): Lili oszt, Zsófi kezd.", "2. játék beírása",
+           "; 3 játék", "1. játék hozzáadva", "1 / 3 játék"],
+    "de": ["Spiel 1 gespeichert.", "Spiel 2 von 3: Lili gibt, Zsófi beginnt.", "Spiel 2 eintragen",
+           "; 3 Spiele", "Spiel 1 hinzugefügt", "1 von 3 Spielen"],
+    "bg": ["Игра 1 е запазена.", "Игра 2 от 3: Lili раздава, Zsófi започва.", "Въведи игра 2",
+           "; 3 игри", "Игра 1 е добавена", "1 от 3 игри"],
+}  # fmt: skip
+RUMMIKUB = {
+    "en": ["Round 1 saved.", "Round 2 of 3: Lili starts.", "Enter round 2", "; 3 rounds",
+           "Round 1 added", "1 of 3 rounds"],
+    "hu": ["1. forduló mentve.", "2. forduló (összesen 3): Lili kezd.", "2. forduló beírása",
+           "; 3 forduló", "1. forduló hozzáadva", "1 / 3 forduló"],
+    "de": ["Runde 1 gespeichert.", "Runde 2 von 3: Lili beginnt.", "Runde 2 eintragen",
+           "; 3 Runden", "Runde 1 hinzugefügt", "1 von 3 Runden"],
+    "bg": ["Рунд 1 е запазен.", "Рунд 2 от 3: Lili започва.", "Въведи рунд 2", "; 3 рунда",
+           "Рунд 1 е добавен", "1 от 3 рунда"],
+}  # fmt: skip
+#: The other game's word, which the page must not show.
+NOT = {
+    "rummy17": {"en": "Round 1", "hu": "forduló", "de": "Runde", "bg": "рунд"},
+    "rummikub": {"en": "Game 1", "hu": "játék", "de": "Spiel 1", "bg": "игра"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "de", "bg"])
+@pytest.mark.parametrize(("game", "expected"), [("rummy17", RUMMY17), ("rummikub", RUMMIKUB)])
+def test_each_game_says_its_own_word_after_a_save(client, game: str, expected, lang: str):
+    edit = start(client, NAMES, first=1, games="3", game=game)
+    saved = client.post(
+        f"/m/{edit}/rounds/new?lang={lang}", data=form_data(ROUNDS[game]), follow_redirects=True
+    )
+    board = html.unescape(saved.get_data(as_text=True))
+    flash, upcoming, button, started, added, progress = expected[lang]
+    assert f'<p class="flash" role="status">{flash}</p>' in board
+    assert upcoming in board and button in board
+    history = board[board.index('id="history"') :]
+    assert started in history and added in history
+    assert NOT[game][lang] not in history
+    home = html.unescape(client.get(f"/?lang={lang}").get_data(as_text=True))
+    assert progress in home
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "de", "bg"])
+def test_rummy17_deletes_undoes_and_lengthens_in_its_own_word(client, lang: str) -> None:
+    edit = start(client, NAMES, first=1, games="1")
+    assert (
+        client.post(f"/m/{edit}/rounds/new", data=form_data(ROUNDS["rummy17"])).status_code == 302
+    )
+    words = {
+        "en": ("Delete game 1", "The game's entries are removed", "Game 1 deleted.",
+               "Game 1 is back.", "One more game: the match now has 2 games."),
+        "hu": ("1. játék törlése", "A játék bejegyzései törlődnek", "1. játék törölve.",
+               "A törölt 1. játék visszakerült.",
+               "Még egy játék: a mérkőzés most már 2 játékból áll."),
+        "de": ("Spiel 1 löschen", "Die Einträge des Spiels werden entfernt",
+               "Spiel 1 gelöscht.", "Spiel 1 ist wieder da.",
+               "Noch ein Spiel: Die Serie hat jetzt 2 Spiele."),
+        "bg": ("Изтрий игра 1", "Записите за играта се премахват", "Игра 1 е изтрита.",
+               "Игра 1 е върната.", "Още една игра: серията вече е от 2 игри."),
+    }[lang]  # fmt: skip
+    asking = html.unescape(client.get(f"/m/{edit}/rounds/1/delete?lang={lang}").get_data(True))
+    assert words[0] in asking and words[1] in asking
+    confirm = {"revision": revision(client, f"/m/{edit}/rounds/1/delete")}
+    deleted = client.post(f"/m/{edit}/rounds/1/delete", data=confirm, follow_redirects=True)
+    board = html.unescape(deleted.get_data(as_text=True))
+    assert words[2] in board
+    change = re.search(r"/history/(\d+)/undo", board).group(1)
+    confirm = {"revision": revision(client, f"/m/{edit}")}
+    undone = client.post(f"/m/{edit}/history/{change}/undo", data=confirm, follow_redirects=True)
+    assert words[3] in html.unescape(undone.get_data(as_text=True))
+    confirm = {"revision": revision(client, f"/m/{edit}")}
+    longer = client.post(f"/m/{edit}/lengthen", data=confirm, follow_redirects=True)
+    assert words[4] in html.unescape(longer.get_data(as_text=True))
+
+
+def test_a_problem_in_a_rummy17_match_says_where_in_its_word() -> None:
+    doc = load("rummy17-match.json")
+    doc["rounds"][1]["bonus_cards"] = doc["rounds"][1]["bonus_cards"][:4]
+    with pytest.raises(EntryError) as caught:
+        match_document(doc)
+    problem = caught.value.first
+    assert problem.message().startswith("round 2: ")  # the rules core's plain English
+    said = {lang: problem.message(translator(lang)) for lang in ("en", "hu", "de", "bg")}
+    assert said["en"].startswith("game 2: ") and said["hu"].startswith("2. játék: ")
+    assert said["de"].startswith("Spiel 2: ") and said["bg"].startswith("игра 2: ")
+    assert "context" not in problem.to_json(translator("en"))  # not a place: the JSON is as it was

@@ -163,8 +163,8 @@ def test_start_a_match_with_accents_and_cyrillic(client: FlaskClient) -> None:
     page = client.get(f"/m/{edit}").get_data(as_text=True)
     for name in names:
         assert name in page
-    # D17-7: no number given, one round per player; Ørjan deals first, Zsófi starts (R17-6).
-    assert "Round 1 of 3: Ørjan deals, Zsófi starts." in page
+    # D17-7: no number given, one game per player; Ørjan deals first, Zsófi starts (R17-6).
+    assert "Game 1 of 3: Ørjan deals, Zsófi starts." in page  # Rummy 17 says game (issue 16)
     home = client.get("/").get_data(as_text=True)
     assert f"/m/{edit}" in home and "Дмитрий" in home and "Rummy 17" in home
 
@@ -213,7 +213,7 @@ def test_home_lists_progress_and_leader_and_a_device_can_forget_a_match(
     result = match_document(doc)
     leaders = [s["name"] for s in result["standings"] if s["rank"] == 1]
     total = result["totals"][leaders[0]]
-    assert "1 of 3 rounds" in home
+    assert "1 of 3 games" in home  # Rummy 17's word (issue 16)
     assert f"{', '.join(leaders)} lead" in home and f"with {total:+d}".replace("-", "−") in home
     assert "Not started" in home and f"/m/{fresh}/forget" in home
     gone = client.post(f"/m/{fresh}/forget")
@@ -307,7 +307,8 @@ def test_a_round_of_every_game_is_saved_and_scored_by_the_rules_core(
         {"game": game, "players": NAMES, "first_dealer": first, "rounds": [doc]}
     )
     assert totals_shown(page) == [expected["totals"][n] for n in NAMES]
-    assert "Round 1 added" in page  # the history, rendered by store.describe
+    # the history, rendered by store.describe in the game's words (issue 16)
+    assert ("Game 1 added" if game == "rummy17" else "Round 1 added") in page
     assert 'data-clear-draft="companion:' in page  # the saved round's draft goes
     nxt = expected["next"]
     if get_game(game).first_seat == "starter":  # RK-2, RO-3: nobody deals
@@ -555,7 +556,7 @@ def test_edit_round_is_prefilled_and_recorded(
     answer = client.post(f"/m/{played}/rounds/1/edit", data=form_data(changed, revision="2"))
     assert answer.status_code == 302
     board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
-    assert "Round 1 edited: Lili's hand: B5 B6 K17 → B5" in board
+    assert "Game 1 edited: Lili's hand: B5 B6 K17 → B5" in board
     expected = match_document(
         {"game": "rummy17", "players": NAMES, "first_dealer": "Márk", "rounds": [changed]}
     )
@@ -583,11 +584,11 @@ def test_edit_and_delete_work_for_other_games(client: FlaskClient, app: Flask, g
 
 def test_delete_asks_first_then_deletes(client: FlaskClient, played: str) -> None:
     page = client.get(f"/m/{played}/rounds/1/delete").get_data(as_text=True)
-    assert "Delete round 1?" in page and '<form method="post"' in page
+    assert "Delete game 1?" in page and '<form method="post"' in page
     assert 'name="revision" type="hidden" value="2"' in page
     assert client.post(f"/m/{played}/rounds/1/delete", data={"revision": "2"}).status_code == 302
     board = client.get(f"/m/{played}").get_data(as_text=True)
-    assert "Round 1 deleted" in board and "Round 1 of 3" in board
+    assert "Game 1 deleted" in board and "Game 1 of 3" in board
     assert client.get(f"/m/{played}/rounds/1").status_code == 404
 
 
@@ -607,7 +608,7 @@ def test_a_deleted_round_comes_back_from_the_history_with_its_number_and_dealer(
     answer = client.post(undo.group(1), data={"revision": rev})
     assert answer.status_code == 302
     board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
-    assert "Round 2 is back." in board and "Round 2 deleted earlier is back (undone)" in board
+    assert "Game 2 is back." in board and "Game 2 deleted earlier is back (undone)" in board
     assert len(stored_rounds(app, played)) == 3
     with app.app_context():
         match = store.get_by_edit_token(get_session(), played)
@@ -634,7 +635,7 @@ def test_a_save_on_an_older_revision_changes_nothing_and_keeps_the_form(
     page = html.unescape(answer.get_data(as_text=True))
     assert answer.status_code == 409
     assert "Someone else changed this match" in page
-    assert "Round 1 edited: Lili's hand: B5 B6 K17 → B5" in page  # what changed
+    assert "Game 1 edited: Lili's hand: B5 B6 K17 → B5" in page  # what changed
     assert "R1 R2 R3</textarea>" in page  # everything typed is kept
     assert len(stored_rounds(app, played)) == 1
     now = re.search(r'name="revision" type="hidden" value="(\d+)"', page).group(1)
@@ -661,8 +662,8 @@ def test_two_phones_enter_the_same_round_keep_mine_replaces_it_never_adds_anothe
     answer = client.post(f"/m/{played}/rounds/new", data=mine)
     page = html.unescape(answer.get_data(as_text=True))
     assert answer.status_code == 409
-    assert "Round 2 was saved on another phone" in page
-    assert "Round 2 added" in page  # what the other phone saved
+    assert "Game 2 was saved on another phone" in page
+    assert "Game 2 added" in page  # what the other phone saved
     assert 'id="players-2-hand" value="B5"' in page  # what was typed, kept
     assert f'href="/m/{played}/rounds/2" target="_blank"' in page  # their round, one tap away
     assert f'action="/m/{played}/rounds/2/edit"' in page  # keeping mine replaces round 2
@@ -711,7 +712,7 @@ def test_the_read_only_view_answers_304_until_the_match_changes(
     client.post(f"/m/{played}/rounds/new", data=form_data(round_doc))
     changed = client.get(f"/v/{view}", headers={"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag
-    assert "Round 2 added" in changed.get_data(as_text=True)
+    assert "Game 2 added" in changed.get_data(as_text=True)
     other = client.get(f"/v/{view}?lang=hu", headers={"If-None-Match": changed.headers["ETag"]})
     assert other.status_code == 200  # another language is another page
 
@@ -726,7 +727,7 @@ def test_finished_match_takes_no_new_round_but_one_more_or_a_rematch(
     client.post(f"/m/{edit}/rounds/new", data=form_data(round_doc))
     answer = client.get(f"/m/{edit}/rounds/new", follow_redirects=True)
     page = answer.get_data(as_text=True)
-    assert "no further round can be entered" in page
+    assert "no further game can be entered" in page
     assert "The match is over." in page and "/rounds/new" not in page
     assert 'id="one-more"' in page and 'id="rematch"' in page
     # A further round is bad input, even posted directly (D17-7).
@@ -737,8 +738,8 @@ def test_finished_match_takes_no_new_round_but_one_more_or_a_rematch(
     answer = client.post(f"/m/{edit}/lengthen", data={"revision": loaded})
     assert answer.headers["Location"] == f"/m/{edit}/rounds/new"
     page = client.get(f"/m/{edit}").get_data(as_text=True)
-    assert "Round 2 of 2: Lili deals, Zsófi starts." in page
-    assert "Match lengthened from 1 to 2 rounds" in page
+    assert "Game 2 of 2: Lili deals, Zsófi starts." in page
+    assert "Match lengthened from 1 to 2 games" in page
     stale = client.post(f"/m/{edit}/lengthen", data={"revision": loaded})
     assert stale.status_code == 409 and "nothing was saved" in stale.get_data(as_text=True)
     # Rematch: same game and seats, the next player deals first, a match of its own.
@@ -746,7 +747,7 @@ def test_finished_match_takes_no_new_round_but_one_more_or_a_rematch(
     again = answer.headers["Location"].rsplit("/", 1)[1]
     assert again != edit
     page = client.get(f"/m/{again}").get_data(as_text=True)
-    assert "Round 1 of 2: Lili deals, Zsófi starts." in page
+    assert "Game 1 of 2: Lili deals, Zsófi starts." in page
     assert f"/m/{again}" in client.get("/").get_data(as_text=True)
 
 

@@ -107,7 +107,11 @@ def test_R17_17_the_players_figures_are_the_rules_cores(client: FlaskClient, app
     rummy17 = text.split('data-game="rummy17"', 1)[1].split("</section>", 1)[0]
     mark = rummy17.split('data-player="Márk"', 1)[1].split("</li>", 1)[0]
     assert "1 of 1" in mark and 'data-figure="average">9.0<' in mark  # (5 + 13) / 2
-    assert f'href="/m/{edit}/rounds/2"' in mark and "Friday, round 2" in mark  # 13, R17-18
+    assert f'href="/m/{edit}/rounds/2"' in mark and "Friday, game 2" in mark  # 13, R17-18
+    # Each game's section in its own words (issue 16): Rummy 17's games, Rummikub's rounds.
+    assert "Games played" in rummy17 and "Best game" in rummy17 and "Rounds played" not in rummy17
+    rummikub = text.split('data-game="rummikub"', 1)[1].split("</section>", 1)[0]
+    assert "Rounds played" in rummikub and "Games played" not in rummikub
     zsofi = rummy17.split('data-player="Zsófi"', 1)[1].split("</li>", 1)[0]
     # R17-17: from each round's awards, the three won most (equal counts in the order met).
     assert "Most runs ×1" in zsofi and zsofi.count('class="won-card"') == 3
@@ -155,7 +159,8 @@ def test_R17_19_the_csv_has_each_rounds_scores_and_running_totals(
     rows = read_csv(answer.get_data())
     result = result_of(app, edit)
     players = list(result["totals"])
-    assert rows[0] == ["Round", "Dealer"] + [x for n in players for x in (n, f"{n} (total)")]
+    # Rummy 17 calls a deal a game (issue 16)
+    assert rows[0] == ["Game", "Dealer"] + [x for n in players for x in (n, f"{n} (total)")]
     assert len(rows) == 1 + len(result["rounds"])
     for row, line in zip(rows[1:], result["rounds"], strict=True):
         assert row[:2] == [str(line["number"]), line["dealer"]]
@@ -247,7 +252,7 @@ def test_R17_19_the_chart_draws_each_players_totals_round_by_round(
     edit = rummy17_match(client, app)
     page = client.get(f"/m/{edit}").get_data(as_text=True)
     assert page.count('<svg class="chart"') == 1
-    assert '<title id="chart-title">Totals round by round</title>' in page
+    assert '<title id="chart-title">Totals game by game</title>' in page  # Rummy 17's word
     assert "Márk: 5, 18" in page and "Zsófi: 12, 14" in page  # desc: the totals in words
     lines = polylines(page)
     result = result_of(app, edit)

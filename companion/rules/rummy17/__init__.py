@@ -142,7 +142,7 @@ class Rummy17(Game):
             # picked or typed, or given as "not a 17" ({"seventeen": false}).
             last_card_doubles=LastCardDoubles(
                 cards=tuple(f"{c}{high}" for c in self.deck.colours),
-                hint=N_("A 17 doubles the round: tap it. Any other card: type it or pick it."),
+                hint=N_("A 17 doubles every point: tap it. Any other card: type it or pick it."),
                 rule="R17-15a",
                 not_seventeen=N_("Not a 17"),
                 notice=N_("RUMMY 17 — everything doubles (R17-15a)"),

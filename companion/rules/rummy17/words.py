@@ -1,9 +1,11 @@
 """Rummy 17's own words where its box differs from the tile games' (issue 16).
 
 Piatnik's Rummy 17 calls one deal a **game** (hu *játék*, de *Spiel*; bg *игра*), from the deal
-to the end (R17-15); Rummikub, Rummy-O and Manipulation say *round*. Each text below keeps its
-English and gets a translation of its own in the message context ``rummy17`` (``P_``); pages,
-sheets and the history ask for it through the game's id (``messages.say``).
+to the end (R17-15); Rummikub, Rummy-O and Manipulation say *round*. Each text below keeps the
+tile games' English as its message id and gets a translation of its own in the message context
+``rummy17`` (``P_``, ``NP_``), English included (``translations/en``: "Game 3", not "Round 3");
+pages, sheets, flashes and the history ask for it through the game's id (``messages.say``, and
+``gw``/``ngw`` in templates and views), never by testing which game it is.
 """
 
 from __future__ import annotations
@@ -55,4 +57,48 @@ WORDS = (
     # the sheet
     P_("rummy17", "Standings after round %(n)d"),
     P_("rummy17", "next: round %(n)d, dealer %(p)s"),
+    P_("rummy17", "Corrections to past rounds"),
+    # the flashes after saving, deleting, restoring and lengthening, and the round form's
+    # and deletion's messages
+    P_("rummy17", "Round %(n)s saved."),
+    P_("rummy17", "Round %(n)s deleted."),
+    P_("rummy17", "Round %(n)s is back."),
+    P_("rummy17", "One more round: the match now has %(n)s rounds."),
+    P_("rummy17", "This match has no round %(n)s."),
+    P_("rummy17", "The match is over: no further round can be entered."),
+    P_("rummy17", "Check that this is still the round to delete, then confirm again."),
+    P_("rummy17", "Discard what was typed for this round? It cannot be brought back."),
+    P_(
+        "rummy17",
+        "The round's entries are removed; later rounds move up one number and keep their "
+        "dealers. The deletion is kept in the match history.",
+    ),
+    # where a problem is (messages.location)
+    P_("rummy17", "round {round}: "),
+    # the start page and the home page
+    P_("rummy17", "Rounds"),
+    P_(
+        "rummy17",
+        "Empty number of rounds: one round per player, so everyone deals once (%(rule)s).",
+    ),
+    NP_("rummy17", "%(num)d round", "%(num)d rounds"),
+    # the history's first entries and the lengthening (store/changes.py)
+    NP_(
+        "rummy17",
+        "Match started: {players}; {dealer} deals first; {games} round",
+        "Match started: {players}; {dealer} deals first; {games} rounds",
+    ),
+    NP_(
+        "rummy17",
+        "Rematch started: {players}; {dealer} deals first; {games} round",
+        "Rematch started: {players}; {dealer} deals first; {games} rounds",
+    ),
+    P_("rummy17", "Match lengthened from {old} to {new} rounds"),
+    # the players page and the chart of totals
+    P_("rummy17", "Rounds played"),
+    P_("rummy17", "Average per round"),
+    P_("rummy17", "Best round"),
+    P_("rummy17", "%(match)s, round %(n)s"),
+    P_("rummy17", "Totals round by round"),
+    P_("rummy17", "Totals after rounds 1 to %(n)s. %(each)s."),
 )
