@@ -35,6 +35,7 @@ register(
         "unknown-option": N_("unknown option {key!r}: {game_name} has no house-rule switches"),
         "options-not-object": N_("options must be a JSON object of house-rule switches"),
         "turn-not-object": N_("a turn must be a JSON object"),
+        "knock-not-object": N_("a knock must be a JSON object with players, current and knocks"),
         "turn-unknown-field": N_("the turn has an unknown field {key!r}; the fields are {fields}"),
         "redeal-none": N_("{game_name} has no redeal"),
         "turn-none": N_("{game_name} has no turn check: its melds are not shared on a table"),

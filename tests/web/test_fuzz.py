@@ -287,14 +287,14 @@ def _round_fields(game: str) -> list[str]:
     names = []
     desc = form.descriptor
     for seat in range(len(PLAYERS)):
-        if desc["melds"]:
+        if desc.melds:
             names.append(f"players-{seat}-melds")
-        names.append(f"players-{seat}-{desc['holding']}")
-        names += [f"players-{seat}-{c['key']}" for c in desc["counts"]]
-    names += [e["key"] for e in desc["endings"]]
-    if "bonus_cards" in desc:
+        names.append(f"players-{seat}-{desc.holding}")
+        names += [f"players-{seat}-{c.key}" for c in desc.counts]
+    names += [e.key for e in desc.endings]
+    if desc.bonus_cards:
         names.append("bonus_cards")
-    if desc.get("last_card"):
+    if desc.last_card:
         names.append("last_discard")
     return [*names, "revision", "key", "preview", "notice", "draw"]
 

@@ -17,7 +17,6 @@ from . import play
 
 register(
     {
-        "knock-not-object": N_("a knock must be a JSON object with players, current and knocks"),
         "knock-unknown-field": N_(
             "the knock has an unknown field {key!r}; the fields are {fields}"
         ),
