@@ -8,7 +8,7 @@ from typing import Any
 from .cards import Deck, Token
 from .game import Choice, Decision
 from .holdings import Holding, face_value
-from .messages import N_
+from .messages import N_, P_
 from .tile_melds import Style, TurnRules
 from .tiles import RackGame
 
@@ -22,6 +22,8 @@ RUMMIKUB = Deck(
     {},
     {"K": N_("black"), "R": N_("red"), "B": N_("blue"), "O": N_("orange")},
 )
+# Rummikub's pieces are tiles (hu játéklap, de Stein, bg плочка): the picker's "Cards" tab.
+P_("rummikub", "Cards")
 RACK_JOKER = 30  # RK-21
 FIRST_TILES = 14  # RK-2
 REDEAL_PAIRS = 3  # RK-3

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from .cards import Card, Deck, Token
 from .game import Choice, Decision
 from .holdings import Holding, face_value
-from .messages import N_
+from .messages import N_, P_
 from .tile_melds import Style, TurnRules
 from .tiles import RackGame
 
@@ -21,6 +21,8 @@ RUMMY_O = Deck(
     {},
     {"R": N_("red"), "B": N_("blue"), "K": N_("black"), "G": N_("green")},
 )
+# Rummy-O's pieces are tiles too (the picker's "Cards" tab).
+P_("rummy-o", "Cards")
 JOKER = 25  # RO-2
 HIGH_TILE = 10  # RO-2: what 1, 11, 12 and 13 are worth
 TENS = dict.fromkeys((1, 11, 12, 13), HIGH_TILE)  # RO-2

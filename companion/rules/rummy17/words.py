@@ -54,6 +54,10 @@ WORDS = (
     P_("rummy17", "Legal: a set"),
     P_("rummy17", "Legal: a run"),
     P_("rummy17", "Legal: a set or a run"),
+    # the picker's tabs: Rummy 17's box says sor/szett (hu), Folge/Satz (de); the tile
+    # games' boxes say sorozat/csoport, Reihe/Gruppe (the text without a context)
+    P_("rummy17", "Run"),
+    P_("rummy17", "Set"),
     # the sheet
     P_("rummy17", "Standings after round %(n)d"),
     P_("rummy17", "next: round %(n)d, dealer %(p)s"),
