@@ -1,15 +1,18 @@
-"""Count the taps a practised scorekeeper needs to enter one Rummy 17 round (issue 11 §1).
+"""Count the taps a practised scorekeeper needs to enter one round (issues 11 §1 and 18 §1).
 
 ``python bench/taps.py ROUND.json`` starts the real app on a temporary SQLite file, creates a
-match with the document's players, opens its scoreboard in Chromium at 390×844 and enters the
-round along the fastest path, tapping only what a person sees: "Enter game", the bonus cards,
-who went out, the last card, then the walking picker (melds, then the counts of each hand,
-player by player) and "Save". Every click and every key press counts as one, until the saved
-round shows on the scoreboard. The scores shown there must equal ``companion score`` on the same
-document (the rules core's ``score_document``); the last line printed is ``N taps``, and the
-exit status is 1 when the scores differ. ``--path picker`` counts the older way instead (the
-per-field picker: "+ Run", "+ Set", "Pick" for the hand and the last card, each with "Add");
-``--path picker-counts`` the same with every hand typed as its two counts.
+match of the document's game with its players, opens its scoreboard in Chromium at 390×844 and
+enters the round along the fastest path, tapping only what a person sees. For Rummy 17:
+"Enter game", the bonus cards, who went out, the last card, then the walking picker (melds on
+its card keys, then the counts of each hand, player by player), whose last step saves. For a
+game whose leftovers are counted (Rummikub, Rummy-O, Manipulation): the ending questions and
+each player's points typed (``bench/taps_counted.py``). Every click and every key press counts
+as one, until the saved round shows on the scoreboard. The scores shown there must equal
+``companion score`` on the same document (the rules core's ``score_document``); the last line
+printed is ``N taps``, and the exit status is 1 when the scores differ. ``--path picker``
+counts the older Rummy 17 way instead (the per-field picker: "+ Run", "+ Set", "Pick" for the
+hand and the last card, each with "Add"); ``--path picker-counts`` the same with every hand
+typed as its two counts.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ if str(ROOT) not in sys.path:
 
 from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 
+from bench.taps_counted import enter_counted_round  # noqa: E402
 from companion.rules import get_game, score_document  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -79,7 +83,33 @@ def _is_set(meld: list[str]) -> bool:
 
 
 def meld_taps(meld: list[str]) -> list[str]:
-    """The walking picker's taps for one meld: ``c:R``, ``v:3``, ``*`` (R17-9, D17-3, D17-6)."""
+    """The walking picker's taps for one meld: ``k:R4`` is the card key R4, ``*`` the joker
+    key (R17-9, D17-3, D17-6). A run is its first and last card, a joker (★ then the card it
+    stands for) tapped between them; a set is its cards, a joker as ★ then its own colour."""
+    cards = [_parse(c) for c in meld]
+    naturals = [(c, v) for j, c, v in cards if not j]
+    jokers = [(c, v) for j, c, v in cards if j]
+    if _is_set(meld):
+        value = naturals[0][1]
+        out = [f"k:{c}{value}" for c, _ in naturals]
+        for colour, _ in jokers:  # D17-3: a joker stands for its own colour
+            out += ["*", f"k:{colour}{value}"] if colour else ["*"]
+        return out
+    colour = naturals[0][0]
+    values = sorted(v for _, v in naturals if v is not None)
+    out = [f"k:{colour}{values[0]}"]
+    taken = set(values)
+    for _, stand in jokers:
+        if stand is None:  # the gap it fills, else the end it extends (unambiguous: D17-6)
+            gaps = [v for v in range(values[0], values[-1] + 1) if v not in taken]
+            stand = gaps[0] if gaps else (values[-1] + 1 if values[-1] < 17 else values[0] - 1)
+        taken.add(stand)
+        out += ["*", f"k:{colour}{stand}"]
+    return out + ([f"k:{colour}{values[-1]}"] if len(values) > 1 else [])
+
+
+def picker_meld_taps(meld: list[str]) -> list[str]:
+    """The older picker's taps for one meld ("+ Run", "+ Set"): ``c:R``, ``v:3``, ``*``."""
     cards = [_parse(c) for c in meld]
     naturals = [(c, v) for j, c, v in cards if not j]
     jokers = [(c, v) for j, c, v in cards if j]
@@ -92,7 +122,7 @@ def meld_taps(meld: list[str]) -> list[str]:
     colour = naturals[0][0]
     values = sorted(v for _, v in naturals if v is not None)
     if len(jokers) > 1:
-        raise SystemExit(f"{meld}: the walking picker takes one joker per run")
+        raise SystemExit(f"{meld}: the older picker takes one joker per run")
     out = [f"c:{colour}", f"v:{values[0]}"]
     if jokers:
         stand = jokers[0][1]
@@ -118,10 +148,10 @@ def _walker_tap(count: Counter, tap: str) -> None:
     walker = count.page.locator("#walker")
     if tap == "*":
         count.tap(walker.get_by_role("button", name="joker"), "★")
-    elif tap.startswith("c:"):
-        count.tap(walker.locator(f".colours [data-c={tap[2:]}]"), tap[2:])
     else:
-        count.tap(walker.locator(".values").get_by_role("button", name=tap[2:], exact=True), tap)
+        m = re.fullmatch(r"k:([A-Z])(\d+)", tap)
+        assert m, tap
+        count.tap(walker.locator(f"[data-card][data-c={m[1]}][data-v='{m[2]}']"), m[1] + m[2])
 
 
 def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int:
@@ -132,7 +162,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
     count = Counter(page)
     count.tap(page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
     page.wait_for_load_state()
-    names = {c["id"]: c["name"] for c in get_game("rummy17").descriptor()["bonus_cards"]["cards"]}
+    names = {c["id"]: c["name"] for c in get_game(doc["game"]).descriptor()["bonus_cards"]["cards"]}
     for card in doc["bonus_cards"]:
         label = page.locator("#bonus label").filter(has_text=re.compile("^" + names[card]))
         count.tap(label, card)
@@ -166,15 +196,17 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
     for pos, i in enumerate(walk):
         player = players[i]
         final = pos == len(walk) - 1
-        melds = sorted(player.get("melds", []), key=_is_set)  # runs first: no "Meld done"
-        previous: str | None = None
+        melds = sorted(player.get("melds", []), key=_is_set)  # runs first: they add themselves
+        open_set: int | None = None  # the value of a set still open (it ends at another value)
         for meld in melds:
             taps = meld_taps(meld)
-            if _is_set(meld) and taps[0] == previous:  # the same value again would end it
+            first = next(_parse(t[2:])[2] for t in taps if t.startswith("k:"))
+            if open_set is not None and first == open_set:  # a card of its value would join it
                 count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
             for tap in taps:
                 _walker_tap(count, tap)
-            previous = taps[0] if _is_set(meld) else None
+            full = len(meld) >= len(get_game("rummy17").describe().cards.colours)
+            open_set = first if _is_set(meld) and not full else None
         low, high = hand_counts(player.get("hand", []))
         if player["name"] == out or max(low, high) > CHIPS:
             if max(low, high) > CHIPS:
@@ -208,7 +240,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
     count = Counter(page)
     count.tap(page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
     page.wait_for_load_state()
-    names = {c["id"]: c["name"] for c in get_game("rummy17").descriptor()["bonus_cards"]["cards"]}
+    names = {c["id"]: c["name"] for c in get_game(doc["game"]).descriptor()["bonus_cards"]["cards"]}
     for card in doc["bonus_cards"]:
         label = page.locator("#bonus label").filter(has_text=re.compile("^" + names[card]))
         count.tap(label, card)
@@ -239,7 +271,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
     for i, player in enumerate(doc["players"]):
         box = page.locator("fieldset.player").nth(i)
         for meld in player.get("melds", []):
-            taps = meld_taps(meld)
+            taps = picker_meld_taps(meld)
             if _is_set(meld):  # the old set: value, colours; ★ then the joker's colour
                 pick(box.get_by_role("button", name="+ Set"), taps)
             else:  # the old run: colour, first, last, then ★ and the joker's value
@@ -312,7 +344,7 @@ def new_match(app: Any, doc: dict[str, Any]) -> str:
     names = [p["name"] for p in doc["players"]]
     with app.app_context():
         match = store.create_match(
-            get_session(), game="rummy17", players=names, first_dealer=names[0], games=None
+            get_session(), game=doc["game"], players=names, first_dealer=names[0], games=None
         )
         return str(match.edit_token)
 
@@ -321,7 +353,11 @@ def measure(page: Any, app: Any, base: str, doc: dict[str, Any], path: str = "wa
     """Enter ``doc`` on a new match from its scoreboard; the taps. Raises on other scores."""
     edit = new_match(app, doc)
     page.goto(f"{base}/m/{edit}")
-    if path == "walk":
+    if not get_game(doc["game"]).describe().melds:  # what is left is counted (taps_counted)
+        count = Counter(page)
+        enter_counted_round(count, doc)
+        taps = count.taps
+    elif path == "walk":
         taps = enter_round(page, doc)
     else:
         taps = enter_round_picker(page, doc, counts=path == "picker-counts")
@@ -338,7 +374,7 @@ class ScoresDiffer(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("round", type=Path, help="a Rummy 17 round document (contract: score)")
+    parser.add_argument("round", type=Path, help="a round document of any game (contract: score)")
     parser.add_argument("--path", choices=["walk", "picker", "picker-counts"], default="walk")
     parser.add_argument("--dark", action="store_true", help="the phone in dark mode")
     args = parser.parse_args(argv)

@@ -1,10 +1,11 @@
 // Companion round form: the walking picker. It stays open and walks the table player by
-// player: their melds, then what they hold (one tap per count), then the next player. The kind
-// of meld follows from the first tap: a colour starts a run (colour, first, last: it adds
-// itself), a value starts a set (value, then its colours; the next value, "Meld done", a count
-// or the next player adds it). ★ then a value (run) or a colour (set) is the joker and what
-// it stands for. It only writes the form's own fields (one meld per line, the counts); the
-// server checks each meld (preview.js) and scores the round.
+// player: their melds, then what they hold (one tap per count), then the next player. Its keys
+// are the cards themselves (card_grid), so one tap names a card, and the kind of meld follows
+// from the second card: the same colour makes a run (its first and last card; it adds itself
+// once it is long enough, R17-9), the same value a set (its cards; the next other card, "Meld
+// done", a count or the next player adds it, or every colour being in). ★ then a card is the
+// joker standing for it (D17-3, D17-6). It only writes the form's own fields (one meld per
+// line, the counts); the server checks each meld (preview.js) and scores the round.
 "use strict";
 (function () {
   var C = window.Companion;
@@ -37,19 +38,26 @@
     var chosenOut = $("input[name=went_out]:checked", form);
     return !!chosenOut && chosenOut.value === name;
   }
+  // The meld being tapped: one card ("one"), a run (colour, the values tapped, the jokers'
+  // values) or a set (value, the colours tapped, the jokers' colours); "armed": ★ was tapped,
+  // so the next card is the one a joker stands for.
+  var least = (C.game.numbers && C.game.numbers.meld_least) || 1;
+  var armed = false;
   function span() {
-    var vs = [pend.first, pend.last, pend.joker].filter(function (v) { return v !== null; });
+    var vs = pend.values.concat(pend.jokers);
     return [Math.min.apply(null, vs), Math.max.apply(null, vs)];
   }
   function built() {
     var out = [];
     if (!pend) return out;
-    if (pend.kind === "run" && pend.first !== null) {
+    if (pend.kind === "one") {
+      out.push(pend.joker ? notation.standing(pend.c, pend.v) : notation.card(pend.c, pend.v));
+    } else if (pend.kind === "run") {
       var r = span();
       for (var v = r[0]; v <= r[1]; v++) {
-        out.push(pend.joker === v ? notation.standing(pend.colour, v) : notation.card(pend.colour, v));
+        out.push(pend.jokers.indexOf(v) >= 0 ? notation.standing(pend.colour, v) : notation.card(pend.colour, v));
       }
-    } else if (pend.kind === "set") {
+    } else {
       notation.colours.forEach(function (c) {
         if (pend.colours.indexOf(c) >= 0) out.push(notation.card(c, pend.value));
         if (pend.jokers.indexOf(c) >= 0) out.push(notation.joker(c));
@@ -57,6 +65,38 @@
       if (pend.jokers.indexOf("*") >= 0) out.push(notation.joker(null));
     }
     return out;
+  }
+  function toggle(list, x) {
+    var i = list.indexOf(x);
+    if (i >= 0) list.splice(i, 1); else list.push(x);
+  }
+  function without(list, x) { return list.filter(function (y) { return y !== x; }); }
+  // One card tapped (a joker's when armed): it joins the meld being tapped when it fits,
+  // else it starts the next one (a lone card is replaced: it was no meld).
+  function tapCard(c, v, joker) {
+    if (pend && pend.kind === "one") {
+      if (pend.c === c && pend.v === v) { pend = null; return; }  // tapped again: off
+      var first = pend;
+      if (c === first.c) pend = { kind: "run", colour: c, values: [], jokers: [] };
+      else if (v === first.v) pend = { kind: "set", value: v, colours: [], jokers: [] };
+      else { pend = { kind: "one", c: c, v: v, joker: joker }; return; }
+      tapCard(first.c, first.v, first.joker);
+    }
+    if (!pend) { pend = { kind: "one", c: c, v: v, joker: joker }; return; }
+    if (pend.kind === "run" && c === pend.colour) {
+      if (joker) { pend.values = without(pend.values, v); toggle(pend.jokers, v); }
+      else { pend.jokers = without(pend.jokers, v); toggle(pend.values, v); }
+      // Two of its own cards and long enough (the jokers' places count): it is done.
+      if (pend.values.length >= 2 && span()[1] - span()[0] + 1 >= least) commit();
+    } else if (pend.kind === "set" && v === pend.value) {
+      if (joker) { pend.colours = without(pend.colours, c); toggle(pend.jokers, c); }
+      else { pend.jokers = without(pend.jokers, c); toggle(pend.colours, c); }
+      // Every colour is in: nothing more can join this set, so it adds itself.
+      if (pend.colours.length + pend.jokers.length >= notation.colours.length) commit();
+    } else {
+      commit();
+      pend = { kind: "one", c: c, v: v, joker: joker };
+    }
   }
   function lines() {
     return fields(at).melds.value.split("\n").filter(function (l) { return l.trim(); });
@@ -71,6 +111,7 @@
   function commit() {
     var cards = built();
     pend = null;
+    armed = false;
     if (cards.length) write(lines().concat([cards.join(" ")]));
   }
   function render() {
@@ -86,24 +127,25 @@
     $$("ul[data-live='" + f.melds.id + "'] li", form).forEach(function (li) {
       errors.appendChild(el("li", null, li.textContent));
     });
-    $$("#walker [data-c]").forEach(function (b) {
-      var c = b.getAttribute("data-c");
-      var on = !!pend && (pend.kind === "set" ? pend.colours.indexOf(c) >= 0 || pend.jokers.indexOf(c) >= 0
-        : pend.colour === c);
-      b.setAttribute("aria-pressed", String(on));
-      b.classList.toggle("jk", !!pend && pend.kind === "set" && pend.jokers.indexOf(c) >= 0);
-    });
-    var r = pend && pend.kind === "run" && pend.first !== null ? span() : null;
-    $$("#walker [data-v]").forEach(function (b) {
-      var v = +b.getAttribute("data-v");
-      var on = !!pend && (pend.kind === "run" ? v === pend.first || v === pend.last : v === pend.value);
-      b.setAttribute("aria-pressed", String(on));
-      b.classList.toggle("in", !!r && v > r[0] && v < r[1]);
-      b.classList.toggle("jk", !!r && v === pend.joker);
+    var r = pend && pend.kind === "run" && (pend.values.length || pend.jokers.length) ? span() : null;
+    $$("#walker [data-card]").forEach(function (b) {
+      var c = b.getAttribute("data-c"), v = +b.getAttribute("data-v");
+      var on = false, jk = false, inside = false;
+      if (pend && pend.kind === "one") { on = pend.c === c && pend.v === v; jk = on && pend.joker; }
+      else if (pend && pend.kind === "run" && c === pend.colour) {
+        on = pend.values.indexOf(v) >= 0;
+        jk = pend.jokers.indexOf(v) >= 0;
+        inside = !!r && !on && !jk && v > r[0] && v < r[1];
+      } else if (pend && pend.kind === "set" && v === pend.value) {
+        on = pend.colours.indexOf(c) >= 0;
+        jk = pend.jokers.indexOf(c) >= 0;
+      }
+      b.setAttribute("aria-pressed", String(on || jk));
+      b.classList.toggle("jk", jk);
+      b.classList.toggle("in", inside);
     });
     var star = $("#walker [data-joker]");
-    star.disabled = !pend;
-    star.setAttribute("aria-pressed", String(!!pend && (pend.arm || pend.jokers && pend.jokers.indexOf("*") >= 0)));
+    star.setAttribute("aria-pressed", String(armed || !!pend && pend.kind === "set" && pend.jokers.indexOf("*") >= 0));
     $("#walk-now").textContent = built().join(" ");
     $("#walk-counts").classList.toggle("hidden", out);
     var note = $("#walk-out");
@@ -166,52 +208,18 @@
     walkOrder();
     open(order[0]);
   }
-  $$("#walker [data-c]").forEach(function (b) {
+  $$("#walker [data-card]").forEach(function (b) {
     b.addEventListener("click", function () {
-      var c = b.getAttribute("data-c");
-      if (pend && pend.kind === "set") {
-        if (pend.arm) {  // the joker and the colour it stands for (D17-3: its own colour)
-          pend.arm = false;
-          pend.colours = pend.colours.filter(function (x) { return x !== c; });
-          pend.jokers = pend.jokers.indexOf(c) >= 0 ? pend.jokers.filter(function (x) { return x !== c; })
-            : pend.jokers.concat([c]);
-        } else if (pend.colours.indexOf(c) >= 0) {
-          pend.colours = pend.colours.filter(function (x) { return x !== c; });
-        } else {
-          pend.colours.push(c);
-          pend.jokers = pend.jokers.filter(function (x) { return x !== c; });
-        }
-        // Every colour is in: nothing more can join this set, so it adds itself.
-        if (pend.colours.length + pend.jokers.length >= notation.colours.length) commit();
-      } else {  // a run starts (or, half tapped, starts again) with its colour
-        pend = { kind: "run", colour: c, first: null, last: null, joker: null, arm: false };
-      }
-      render();
-    });
-  });
-  $$("#walker [data-v]").forEach(function (b) {
-    b.addEventListener("click", function () {
-      var v = +b.getAttribute("data-v");
-      if (pend && pend.kind === "run") {
-        if (pend.arm) { pend.joker = v; pend.arm = false; }
-        else if (pend.first === v && pend.last === null) pend.first = null;  // tapped again: off
-        else if (pend.first === null) pend.first = v;
-        else pend.last = v;
-        // Colour, first and last given (and the joker's value, when ★ was tapped): done.
-        if (pend.first !== null && pend.last !== null && !pend.arm) commit();
-      } else {
-        var same = pend && pend.value === v;
-        commit();
-        if (!same) pend = { kind: "set", value: v, colours: [], jokers: [], arm: false };
-      }
+      var joker = armed;
+      armed = false;
+      tapCard(b.getAttribute("data-c"), +b.getAttribute("data-v"), joker);
       render();
     });
   });
   $("#walker [data-joker]").addEventListener("click", function () {
-    if (!pend) return;
-    if (pend.kind === "set" && !deck.coloured_jokers) {
-      pend.jokers = pend.jokers.indexOf("*") >= 0 ? [] : ["*"];
-    } else pend.arm = !pend.arm;
+    if (pend && pend.kind === "set" && !deck.coloured_jokers) {  // a set's joker, no stand-in
+      toggle(pend.jokers, "*");
+    } else armed = !armed;
     render();
   });
   $$("#walk-counts [data-count]").forEach(function (row) {
@@ -235,7 +243,7 @@
     if (!act) return;
     var what = act.getAttribute("data-act");
     if (what === "undo") {
-      if (pend) pend = null;
+      if (pend || armed) { pend = null; armed = false; }
       else {
         var list = lines();
         if (list.length) { list.pop(); write(list); }

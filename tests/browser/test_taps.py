@@ -40,13 +40,17 @@ def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
     taps = measure(page, server.app, server.url, doc)
     assert board_totals(page) == _expected(doc)
     assert score_document(doc)["rummy17"] is True  # a 17 went out: one tap, still doubled
-    assert taps <= 44, taps  # issue 18: the walk opens by itself, its last step saves
+    assert taps <= 36, taps  # issue 18: card keys; the walk opens by itself and saves
     assert taps <= GOAL, taps
 
 
 def test_dense_rounds_take_no_more_taps_than_measured(server: Any, page: Any) -> None:
     bench = ROOT / "bench"
-    for name, most in (("dense-round.json", 54), ("dense-round-2.json", 59)):
+    # Measured with the card keys (issue 18). The last two, made to be hard (sets of four and
+    # five, four jokers, hands of 16 and 19 cards typed), stay above the goal of 50.
+    rounds = (("dense-round.json", 43), ("dense-round-2.json", 47))
+    rounds += (("dense-round-3.json", 55), ("dense-round-4.json", 59))
+    for name, most in rounds:
         doc = json.loads((bench / name).read_text(encoding="utf-8"))
         taps = measure(page, server.app, server.url, doc)
         assert board_totals(page) == _expected(doc)
@@ -61,6 +65,24 @@ def test_d17_8_other_rounds_through_the_walking_picker_score_as_the_rules_core(
     taps = measure(page, server.app, server.url, doc)
     assert board_totals(page) == _expected(doc)
     assert 0 < taps <= GOAL
+
+
+@pytest.mark.parametrize(
+    ("name", "most"),
+    [
+        ("rummikub-round-4.json", 12),
+        ("rummy-o-round-4.json", 14),
+        ("manipulation-round-4.json", 14),
+    ],
+)
+def test_a_round_of_each_counted_game_is_its_endings_and_points(
+    server: Any, page: Any, name: str, most: int
+) -> None:
+    """RK-20, RO-11, MR-9/MR-14: the endings, each player's points typed, "Save round"."""
+    doc = json.loads((ROOT / "bench" / name).read_text(encoding="utf-8"))
+    taps = measure(page, server.app, server.url, doc)
+    assert board_totals(page) == _expected(doc)
+    assert taps <= most, taps
 
 
 def test_r17_16_a_hand_of_more_than_13_is_typed_and_the_pile_ran_out(
@@ -89,23 +111,21 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     page.locator("fieldset.player").nth(0).get_by_role("button", name="Tap in").click()
     assert walker.locator("#walk-who").inner_text() == "Anna"
 
-    def taps(*keys: str) -> None:
+    def taps(*keys: str) -> None:  # a card key (R5) or the joker (*)
         for key in keys:
             if key == "*":
                 walker.get_by_role("button", name="joker").click()
-            elif key.isdigit():
-                walker.locator(f".values [data-v='{key}']").click()
             else:
-                walker.locator(f".colours [data-c={key}]").click()
+                walker.locator(f"[data-card][data-c={key[0]}][data-v='{key[1:]}']").click()
 
-    taps("Y", "3", "3")  # the first value tapped again is taken back
+    taps("Y3", "Y3")  # a card tapped again is taken back
     assert walker.locator("#walk-now").inner_text().strip() == ""
-    taps("5", "*", "7", "8")  # a run with its joker inside: it adds itself
-    taps("15", "R", "Y")  # a set stays open for more colours …
+    taps("Y5", "*", "Y7", "Y8")  # a run with its joker inside: it adds itself at its last card
+    taps("R15", "Y15")  # a set stays open for more colours …
     assert walker.locator("#walk-now").inner_text() == "R15 Y15"
     walker.get_by_role("button", name="Meld done").click()  # … until it is done
-    taps("4", "R", "G", "*", "B")  # a joker in a set: its own colour (D17-3)
-    taps("9", "K", "Y", "G", "B", "R")  # a new value ends that set; five colours end this one
+    taps("R4", "G4", "*", "B4")  # a joker in a set: its own colour (D17-3)
+    taps("K9", "Y9", "G9", "B9", "R9")  # another value ends that set; five colours end this one
     area = page.locator("#players-0-melds")
     assert area.input_value().splitlines() == [
         "Y5 Y6 *Y7 Y8",
@@ -113,8 +133,9 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
         "R4 *B G4",
         "R9 B9 G9 Y9 K9",
     ]
-    taps("12")
-    walker.get_by_role("button", name="Undo").click()  # the open set goes first …
+    taps("B12", "G1")  # a lone card is no meld: another card that fits nothing replaces it
+    assert walker.locator("#walk-now").inner_text() == "G1"
+    walker.get_by_role("button", name="Undo").click()  # the open meld goes first …
     walker.get_by_role("button", name="Undo").click()  # … then the last meld
     assert area.input_value().splitlines() == ["Y5 Y6 *Y7 Y8", "R15 Y15", "R4 *B G4"]
     walker.locator("[data-count='0'] [data-n='2']").click()
@@ -131,7 +152,9 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     assert "Y5 Y6 *Y7 Y8" in walker.locator("#walk-melds").inner_text()
     assert page.locator("#players-0-low").input_value() == "2"
     assert page.locator("#players-0-high").input_value() == "0"
-    taps("R", "3", "4")  # two cards are no run: the server says so, in the walker (R17-9)
+    taps("R3", "R4")  # two cards of a run wait for a third; another card ends them …
+    assert walker.locator("#walk-now").inner_text() == "R3 R4"
+    walker.get_by_role("button", name="Meld done").click()  # … or "Meld done" (R17-9)
     errors = walker.locator("#walk-errors li")
     errors.filter(has_text="Meld 4:").wait_for()
     assert "R17-9" in errors.filter(has_text="Meld 4:").inner_text()
@@ -166,7 +189,11 @@ def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) 
         b = button.bounding_box()
         if b is None:  # hidden (the counts of a player who went out)
             continue
+        if button.evaluate("b => !!b.closest('.cardgrid')"):  # 85 cards and ★: keyboard keys
+            assert b["width"] >= 34 and b["height"] >= 36, button.inner_text()
+            continue
         assert b["width"] >= 44 and b["height"] >= 44, button.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     for button in quick.all():
         b = button.bounding_box()
         assert b["width"] >= 44 and b["height"] >= 44
@@ -174,7 +201,8 @@ def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) 
 
 
 def test_meld_taps_read_runs_sets_and_jokers() -> None:
-    assert meld_taps(["B2", "B3", "B4", "B5"]) == ["c:B", "v:2", "v:5"]
-    assert meld_taps(["R4", "G4", "K4", "*B"]) == ["v:4", "c:R", "c:G", "c:K", "*", "c:B"]
-    assert meld_taps(["Y5", "Y6", "*Y7", "Y8"]) == ["c:Y", "v:5", "*", "v:7", "v:8"]
-    assert meld_taps(["R3", "R4", "R5", "*R"]) == ["c:R", "v:3", "*", "v:6", "v:5"]
+    assert meld_taps(["B2", "B3", "B4", "B5"]) == ["k:B2", "k:B5"]
+    assert meld_taps(["R4", "G4", "K4", "*B"]) == ["k:R4", "k:G4", "k:K4", "*", "k:B4"]
+    assert meld_taps(["Y5", "Y6", "*Y7", "Y8"]) == ["k:Y5", "*", "k:Y7", "k:Y8"]
+    assert meld_taps(["R3", "R4", "R5", "*R"]) == ["k:R3", "*", "k:R6", "k:R5"]
+    assert meld_taps(["*K2", "K3", "K4"]) == ["k:K3", "*", "k:K2", "k:K4"]

@@ -282,14 +282,19 @@ def test_the_round_form_is_drawn_from_the_games_descriptor(client: FlaskClient, 
     assert f'name="players-2-{desc["holding"]}"' in page
     assert ('name="players-0-melds"' in page) == desc["melds"]
     assert ('name="last_discard"' in page) == bool(desc.get("last_card"))
-    dialogs = ["picker", "walker"] if desc["melds"] else ["picker"]  # walker: issue 11
     assert ('id="walker"' in page) == desc["melds"]
-    for dialog in dialogs:
-        picker = page.split(f'id="{dialog}"')[1].split("</dialog>")[0]
-        assert picker.count("data-c=") == len(desc["cards"]["colours"])
-        assert picker.count("data-v=") == len(desc["cards"]["values"])
-        for value in desc["cards"]["values"]:
-            assert f">{value['text']}</button>" in picker
+    picker = page.split('id="picker"')[1].split("</dialog>")[0]
+    assert picker.count("data-c=") == len(desc["cards"]["colours"])
+    assert picker.count("data-v=") == len(desc["cards"]["values"])
+    for value in desc["cards"]["values"]:
+        assert f">{value['text']}</button>" in picker
+    if desc["melds"]:  # the walker's keys are the cards themselves (issue 18): one per card
+        walker = page.split('id="walker"')[1].split("</dialog>")[0]
+        keys = re.findall(r'data-card data-c="(\w+)" data-v="(\d+)" aria-label="([^"]+)"', walker)
+        assert len(keys) == len(desc["cards"]["colours"]) * len(desc["cards"]["values"])
+        names = {c["code"]: c["name"] for c in desc["cards"]["colours"]}
+        texts = {str(v["value"]): v["text"] for v in desc["cards"]["values"]}
+        assert all(label == f"{names[c]} {texts[v]}" for c, v, label in keys)
     assert "data-game='" in page  # the descriptor the picker reads
 
 

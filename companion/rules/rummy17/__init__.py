@@ -19,6 +19,7 @@ from ..messages import ENGLISH, N_, Translator
 from .bonus import BONUS_CARDS
 from .deck import RUMMY17
 from .document import doubles, read_table, result_json
+from .melds import MELD_LEAST
 from .play import BONUS_DRAWN
 from .scoring import score_game
 from .words import WORDS  # noqa: F401  (its own words: a deal is a game, issue 16)
@@ -38,6 +39,7 @@ class Rummy17(Game):
     jokers_held = False  # D17-8: no joker in a hand (R17-13)
     counts = (Count("low", N_("Cards 1–9"), 85), Count("high", N_("Cards 10–17"), 85))
     melds_entered = True
+    numbers = {"meld_least": MELD_LEAST}  # R17-9: the walker adds a run once it is this long
     opened_rule = "R17-10"
     knock_rule = "R17-8"
     endings = (Choice("went_out", N_("Who went out?"), N_("The draw pile ran out"), "R17-15"),)

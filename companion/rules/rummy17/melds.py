@@ -17,6 +17,7 @@ from .deck import RUMMY17
 
 SET = "set"
 RUN = "run"
+MELD_LEAST = 3  # R17-9: a set or a run has at least three cards
 
 register(
     {
@@ -133,7 +134,7 @@ def _name(colour: str) -> str:
 
 def analyse_meld(tokens: Sequence[Token]) -> Meld:
     """Classify a Rummy 17 meld and fill in its joker's stand-in; raise ``MeldError`` if illegal."""
-    if len(tokens) < 3:
+    if len(tokens) < MELD_LEAST:
         raise MeldError("meld-too-short", rule="R17-9", count=len(tokens))
     jokers = [t for t in tokens if isinstance(t, Joker)]
     numbers = [t for t in tokens if isinstance(t, Card)]
