@@ -42,7 +42,7 @@ from companion.rules import get_game, score_document  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-CHIPS = 13  # the walking picker's count chips run 0–13; more is typed
+CHIPS = 13  # the walker's count chips show 0–12; "13+" turns them into 13–25; more is typed
 
 
 @dataclass
@@ -154,6 +154,20 @@ def _walker_tap(count: Counter, tap: str) -> None:
         count.tap(walker.locator(f"[data-card][data-c={m[1]}][data-v='{m[2]}']"), m[1] + m[2])
 
 
+def _some_seventeen(page: Any, doc: dict[str, Any]) -> str:
+    """``{"seventeen": true}``: the table saw which 17 it was; any one the round does not show
+    elsewhere doubles alike (R17-15a), so the bench taps the first such quick key."""
+    shown = {
+        str(card).upper()
+        for player in doc["players"]
+        for cards in [*player.get("melds", []), player.get("hand", [])]
+        if isinstance(cards, list)
+        for card in cards
+    }
+    keys = [k.get_attribute("data-last") for k in page.locator("#ending [data-last]").all()]
+    return next(key for key in keys if key not in shown)
+
+
 def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int:
     """From the scoreboard, enter ``doc`` along the fastest path; the taps it took.
 
@@ -172,11 +186,13 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
         count.tap(ending.get_by_role("radio", name="The draw pile ran out"), "nobody out")
     else:
         count.tap(ending.get_by_role("radio", name=out, exact=True), f"{out} went out")
-        last = doc["last_discard"]
-        quick = ending.get_by_role("button", name=last, exact=True)
-        if quick.count():  # a 17 doubles the round: one tap names it (R17-15a)
+        last = doc.get("last_discard")
+        if isinstance(last, dict):  # the short form: only whether it was a 17 is known
+            last = _some_seventeen(page, doc) if last.get("seventeen") else None
+        quick = ending.get_by_role("button", name=last, exact=True) if last else None
+        if quick is not None and quick.count():  # a 17 doubles: one tap names it (R17-15a)
             count.tap(quick, f"last {last}")
-        elif exact_last:  # Pick, its colour and its value: it adds itself
+        elif exact_last and last:  # Pick, its colour and its value: it adds itself
             _, colour, value = _parse(last)
             count.tap(ending.get_by_role("button", name="Pick"), "pick last")
             picker = page.locator("#picker")
@@ -208,8 +224,8 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
             full = len(meld) >= len(get_game("rummy17").describe().cards.colours)
             open_set = first if _is_set(meld) and not full else None
         low, high = hand_counts(player.get("hand", []))
-        if player["name"] == out or max(low, high) > CHIPS:
-            if max(low, high) > CHIPS:
+        if player["name"] == out or max(low, high) >= 2 * CHIPS:
+            if max(low, high) >= 2 * CHIPS:
                 typed += [(i, k, n) for k, n in enumerate((low, high))]
             if not final:
                 count.tap(walker.locator("#walk-next"), "next")
@@ -221,6 +237,8 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
             continue
         for k, n in enumerate((low, high)):
             row = walker.locator(f"[data-count='{k}']")
+            if n >= CHIPS:  # the chips of 13–25 first
+                count.tap(row.locator("[data-more]"), "13+")
             count.tap(row.get_by_role("button", name=re.compile(f": {n}$")), f"count {n}")
     if not saved:
         page.wait_for_function("!document.getElementById('walker').open")

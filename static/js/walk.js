@@ -153,12 +153,34 @@
     note.classList.toggle("hidden", !out);
     $$("#walk-counts [data-count]").forEach(function (row) {
       var input = f.counts[+row.getAttribute("data-count")];
-      $$("button", row).forEach(function (b) {
+      $$("[data-n]", row).forEach(function (b) {
         b.setAttribute("aria-pressed", String(!!input && input.value !== "" && +input.value === +b.getAttribute("data-n")));
       });
     });
     $("#walk-next").textContent = at + 1 < players.length ? C.fill(T.next, { n: fields(at + 1).name }) : T.save;
     $("#walker [data-act=back]").disabled = at === 0;
+  }
+  // The count chips show 0–12; the last one turns them into 13–25 and back.
+  var chips = $$("[data-n]", $("#walk-counts [data-count]")).length;
+  function shift(row, base) {
+    var label = row.getAttribute("aria-label");
+    $$("[data-n]", row).forEach(function (b, i) {
+      b.setAttribute("data-n", String(base + i));
+      b.textContent = String(base + i);
+      b.setAttribute("aria-label", label + ": " + (base + i));
+    });
+    var more = $("[data-more]", row), other = base ? "0–" + (chips - 1) : chips + "–" + (2 * chips - 1);
+    more.textContent = base ? other : chips + "+";
+    more.setAttribute("aria-label", label + ": " + other);
+    row.setAttribute("data-base", String(base));
+  }
+  function showCounts() {  // each count's chips in the range that holds what is entered
+    var f = fields(at);
+    $$("#walk-counts [data-count]").forEach(function (row) {
+      var input = f.counts[+row.getAttribute("data-count")];
+      var v = input && input.value !== "" ? +input.value : 0;
+      shift(row, v >= chips && v < 2 * chips ? chips : 0);
+    });
   }
   function go(i) {
     commit();
@@ -171,6 +193,7 @@
     }
     at = Math.max(0, i);
     chosen = [];
+    showCounts();
     render();
   }
   function open(i) {  // i: the player's seat
@@ -178,6 +201,7 @@
     walkOrder();
     at = order.indexOf(i);
     chosen = [];
+    showCounts();
     render();
     dialog.showModal();
   }
@@ -224,7 +248,11 @@
   });
   $$("#walk-counts [data-count]").forEach(function (row) {
     var k = +row.getAttribute("data-count");
-    $$("button", row).forEach(function (b) {
+    $("[data-more]", row).addEventListener("click", function () {
+      shift(row, +row.getAttribute("data-base") ? 0 : chips);
+      render();
+    });
+    $$("[data-n]", row).forEach(function (b) {
       b.addEventListener("click", function () {
         commit();
         var f = fields(at);

@@ -38,5 +38,6 @@ def test_r17_15a_the_one_tap_last_cards_and_the_walker_are_translated(
     assert "17-es lappal minden pont megduplázódik" in page
     assert "Lapkombinációk és kézben maradt lapok bevitele koppintással, játékosonként" in page
     walker = page.split('id="walker"')[1].split("</dialog>")[0]
-    assert walker.count('data-n="13"') == 2  # a chip row per count (low, high)
+    assert walker.count('data-n="12"') == 2  # a chip row per count (low, high): 0–12 …
+    assert walker.count("data-more") == 2  # … and "13+", which turns them into 13–25
     assert "Kombináció kész" in walker
