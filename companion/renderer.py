@@ -61,11 +61,13 @@ def _renderer_start() -> None:
     it when it stops; Ctrl+C reaches every process of the terminal's group) and ends when
     the server process that started it is gone, however that went (even SIGKILL)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        os.nice(NICENESS)
+    parent = os.getppid()
+    try:  # NICENESS below the server (the server may have lowered it already: _give_way)
+        target = os.getpriority(os.PRIO_PROCESS, parent) + NICENESS
+        if os.getpriority(os.PRIO_PROCESS, 0) < target:
+            os.setpriority(os.PRIO_PROCESS, 0, target)
     except OSError:
         pass
-    parent = os.getppid()
 
     def orphaned() -> None:
         while os.getppid() == parent:
@@ -101,6 +103,7 @@ class Renderer:
         self._inflight: dict[Path, Future[bytes]] = {}
         self.renders = 0  # sheets this process had rendered (the benchmark and tests read it)
         self._waiting = threading.BoundedSemaphore(WAITING)
+        self._lowered: set[int] = set()  # renderers already lowered in priority
 
     def _executor(self, size: int) -> ProcessPoolExecutor:
         """The pool (made on first use, in this process: a forked worker gets its own)."""
@@ -132,10 +135,25 @@ class Renderer:
                 done.set_exception(err)
             return done
         try:
-            return self._executor(size).submit(render, kind, lang, dict(arguments))
+            future = self._executor(size).submit(render, kind, lang, dict(arguments))
         except BrokenProcessPool:  # a renderer died (killed, out of memory): start afresh
             self._pool = None
-            return self._executor(size).submit(render, kind, lang, dict(arguments))
+            future = self._executor(size).submit(render, kind, lang, dict(arguments))
+        self._give_way()
+        return future
+
+    def _give_way(self) -> None:
+        """Lower a renderer's priority from here as soon as it exists: its own ``os.nice`` runs
+        only after it has imported WeasyPrint, which takes a core for half a second."""
+        for pid in list(getattr(self._pool, "_processes", None) or ()):
+            if pid not in self._lowered:
+                self._lowered.add(pid)
+                try:
+                    os.setpriority(
+                        os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+                    )
+                except OSError:  # gone already, or not allowed: its own nice still runs
+                    pass
 
     def sheet(
         self,

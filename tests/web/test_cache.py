@@ -7,6 +7,7 @@ still never show an old result: a write anywhere moves the revision on.
 
 from __future__ import annotations
 
+import os
 import stat
 import threading
 from pathlib import Path
@@ -195,3 +196,17 @@ def test_when_too_many_requests_wait_for_sheets_one_more_gets_503_and_a_time(
     assert busy.headers["Retry-After"] == "5"
     assert "Wertungsbögen" in busy.get_data(as_text=True)
     assert client.get(f"/v/{view}/sheet.pdf").status_code == 200
+
+
+def test_renderers_run_niceness_below_the_server_once_not_twice(app, client):
+    """The server lowers a renderer as soon as it exists (WeasyPrint's import takes half a
+    second of a core before the renderer's own nice runs), and the renderer then lowers
+    itself only to the same level: NICENESS below the server, not twice that."""
+    from companion.renderer import NICENESS
+
+    _edit, view = start(app)
+    assert client.get(f"/v/{view}/sheet.pdf?lang=bg").status_code == 200
+    pids = list(renderer._pool._processes) if renderer._pool is not None else []
+    assert pids, "the sheet was rendered outside this process"
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in pids} == {min(ours + NICENESS, 19)}
