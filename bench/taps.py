@@ -12,7 +12,8 @@ as one, until the saved round shows on the scoreboard. The scores shown there mu
 printed is ``N taps``, and the exit status is 1 when the scores differ. ``--path picker``
 counts the older Rummy 17 way instead (the per-field picker: "+ Run", "+ Set", "Pick" for the
 hand and the last card, each with "Add"); ``--path picker-counts`` the same with every hand
-typed as its two counts.
+typed as its two counts; ``--path walk-no-hold`` the walker with every joker as ★ then its card
+instead of the card held down.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from companion.rules import get_game, score_document  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+HOLD_MS = 700  # a press this long on a card key is its joker (walk.js holds for 450 ms)
 CHIPS = 13  # the walker's count chips show 0–12; "13+" turns them into 13–25; more is typed
 
 
@@ -144,14 +146,32 @@ def hand_counts(hand: Any) -> tuple[int, int]:
 # --- Driving the page ------------------------------------------------------------------------
 
 
+def gestures(taps: list[str], hold: bool = True) -> list[str]:
+    """``meld_taps`` as touches: with ``hold``, ★ then a card is that card held down
+    (``h:R5``, the joker standing for R5: one touch)."""
+    out: list[str] = []
+    for tap in taps:
+        if hold and out and out[-1] == "*" and tap.startswith("k:"):
+            out[-1] = "h:" + tap[2:]
+        else:
+            out.append(tap)
+    return out
+
+
 def _walker_tap(count: Counter, tap: str) -> None:
     walker = count.page.locator("#walker")
     if tap == "*":
         count.tap(walker.get_by_role("button", name="joker"), "★")
+        return
+    m = re.fullmatch(r"([kh]):([A-Z])(\d+)", tap)
+    assert m, tap
+    key = walker.locator(f"[data-card][data-c={m[2]}][data-v='{m[3]}']")
+    if m[1] == "h":  # held down past the walker's HOLD (450 ms): one touch
+        key.click(delay=HOLD_MS)
+        count.taps += 1
+        count.log.append(f"hold {m[2]}{m[3]}")
     else:
-        m = re.fullmatch(r"k:([A-Z])(\d+)", tap)
-        assert m, tap
-        count.tap(walker.locator(f"[data-card][data-c={m[1]}][data-v='{m[2]}']"), m[1] + m[2])
+        count.tap(key, m[2] + m[3])
 
 
 def _some_seventeen(page: Any, doc: dict[str, Any]) -> str:
@@ -168,10 +188,11 @@ def _some_seventeen(page: Any, doc: dict[str, Any]) -> str:
     return next(key for key in keys if key not in shown)
 
 
-def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int:
+def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: bool = True) -> int:
     """From the scoreboard, enter ``doc`` along the fastest path; the taps it took.
 
-    A last card that is not a 17 is one tap, "Not a 17", unless ``exact_last`` asks for the
+    A joker is its card held down (one touch), or ★ then the card without ``hold``. A last
+    card that is not a 17 is one tap, "Not a 17", unless ``exact_last`` asks for the
     card itself (Pick, colour, value)."""
     count = Counter(page)
     count.tap(page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
@@ -219,7 +240,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False) -> int
             first = next(_parse(t[2:])[2] for t in taps if t.startswith("k:"))
             if open_set is not None and first == open_set:  # a card of its value would join it
                 count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
-            for tap in taps:
+            for tap in gestures(taps, hold):
                 _walker_tap(count, tap)
             full = len(meld) >= len(get_game("rummy17").describe().cards.colours)
             open_set = first if _is_set(meld) and not full else None
@@ -375,8 +396,8 @@ def measure(page: Any, app: Any, base: str, doc: dict[str, Any], path: str = "wa
         count = Counter(page)
         enter_counted_round(count, doc)
         taps = count.taps
-    elif path == "walk":
-        taps = enter_round(page, doc)
+    elif path in ("walk", "walk-no-hold"):
+        taps = enter_round(page, doc, hold=path == "walk")
     else:
         taps = enter_round_picker(page, doc, counts=path == "picker-counts")
     expected = {p["name"]: p["score"] for p in score_document(doc)["players"]}
@@ -393,7 +414,9 @@ class ScoresDiffer(Exception):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("round", type=Path, help="a round document of any game (contract: score)")
-    parser.add_argument("--path", choices=["walk", "picker", "picker-counts"], default="walk")
+    parser.add_argument(
+        "--path", choices=["walk", "walk-no-hold", "picker", "picker-counts"], default="walk"
+    )
     parser.add_argument("--dark", action="store_true", help="the phone in dark mode")
     args = parser.parse_args(argv)
     doc = json.loads(args.round.read_text(encoding="utf-8"))

@@ -3,9 +3,10 @@
 // are the cards themselves (card_grid), so one tap names a card, and the kind of meld follows
 // from the second card: the same colour makes a run (its first and last card; it adds itself
 // once it is long enough, R17-9), the same value a set (its cards; the next other card, "Meld
-// done", a count or the next player adds it, or every colour being in). ★ then a card is the
-// joker standing for it (D17-3, D17-6). It only writes the form's own fields (one meld per
-// line, the counts); the server checks each meld (preview.js) and scores the round.
+// done", a count or the next player adds it, or every colour being in). ★ then a card, or the
+// card held down, is the joker standing for it (D17-3, D17-6). It only writes the form's own
+// fields (one meld per line, the counts); the server checks each meld (preview.js) and scores
+// the round.
 "use strict";
 (function () {
   var C = window.Companion;
@@ -232,12 +233,32 @@
     walkOrder();
     open(order[0]);
   }
+  // A card key held down (HOLD ms) is the joker standing for that card: one touch for what
+  // ★ and the card say in two. The click that ends the touch then does nothing more.
+  var HOLD = 450;
   $$("#walker [data-card]").forEach(function (b) {
-    b.addEventListener("click", function () {
-      var joker = armed;
+    var timer = null, held = false;
+    function press(joker) {
       armed = false;
       tapCard(b.getAttribute("data-c"), +b.getAttribute("data-v"), joker);
       render();
+    }
+    function stop() { clearTimeout(timer); timer = null; }
+    b.addEventListener("pointerdown", function () {
+      held = false;
+      stop();
+      timer = setTimeout(function () {
+        timer = null;
+        held = true;
+        if (navigator.vibrate) navigator.vibrate(15);
+        press(true);
+      }, HOLD);
+    });
+    ["pointerup", "pointerleave", "pointercancel"].forEach(function (type) { b.addEventListener(type, stop); });
+    b.addEventListener("contextmenu", function (event) { event.preventDefault(); });
+    b.addEventListener("click", function () {
+      if (held) { held = false; return; }
+      press(armed);
     });
   });
   $("#walker [data-joker]").addEventListener("click", function () {
