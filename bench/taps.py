@@ -225,6 +225,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
     walker = page.locator("#walker")
     if not walker.is_visible():  # the walk opens by itself once the ending is given
         count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
+    colours = len(get_game(doc["game"]).describe().cards.colours)  # a set of all of them is full
     players = doc["players"]
     seats = [p["name"] for p in players]
     start = seats.index(out) + 1 if out in seats else 0  # round the table after who went out
@@ -242,7 +243,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
                 count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
             for tap in gestures(taps, hold):
                 _walker_tap(count, tap)
-            full = len(meld) >= len(get_game("rummy17").describe().cards.colours)
+            full = len(meld) >= colours
             open_set = first if _is_set(meld) and not full else None
         low, high = hand_counts(player.get("hand", []))
         if player["name"] == out or max(low, high) >= 2 * CHIPS:

@@ -145,7 +145,9 @@ class Renderer:
     def _give_way(self) -> None:
         """Lower a renderer's priority from here as soon as it exists: its own ``os.nice`` runs
         only after it has imported WeasyPrint, which takes a core for half a second."""
-        for pid in list(getattr(self._pool, "_processes", None) or ()):
+        pids = set(getattr(self._pool, "_processes", None) or ())
+        self._lowered &= pids  # a renderer replaced after TASKS_PER_RENDERER is forgotten
+        for pid in pids:
             if pid not in self._lowered:
                 self._lowered.add(pid)
                 try:
