@@ -39,7 +39,8 @@ def test_turn_illegal_exits_1_with_every_problem_in_the_language():
 
 
 def test_turn_bad_input_exits_2_naming_the_meld():
-    doc = {**TURN, "after": [["R5", "R6", "R7", "*"]]}
+    # Contract "Games and cards": asked where the initial meld's worth depends on the joker.
+    doc = {**TURN, "opened": False, "before": [], "after": [["R5", "R6", "R7", "*"]]}
     code, out = run("turn", stdin=json.dumps(doc))
     assert code == 2
     assert out["error"]["meld"] == 1

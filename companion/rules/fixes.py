@@ -38,6 +38,15 @@ register(
             "Lay {short} points more from the rack, or take the tiles back and draw.",
             "short",
         ),
+        "fix-turn-freed-joker-old-meld": N_(
+            "Take the freed joker out of meld {number} and use it in a new combination this turn."
+        ),
+        "fix-turn-joker-renamed": N_(
+            "Let the joker stand for {card} again, or put a {card} in its place."
+        ),
+        "fix-turn-joker-renamed-rank": N_(
+            "Let the joker stand for a {rank} again, or put a {rank} in its place."
+        ),
         "fix-tiles-too-short": NN_(
             "Add {short} more card to this meld, or take it apart.",
             "Add {short} more cards to this meld, or take it apart.",

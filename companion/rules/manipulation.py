@@ -99,7 +99,12 @@ class Manipulation(LeftoverGame):
     }
     meld_style = Style("MR-3", "MR-4", "MR-4", True, 2, "MR-7", "MR-1", "MR-3")
     turn_rules = TurnRules(
-        left_table="MR-6", freed_joker="MR-7", nothing_played="MR-6", from_hand="MR-5", words="card"
+        left_table="MR-6",
+        freed_joker="MR-7",
+        nothing_played="MR-6",
+        from_hand="MR-5",
+        words="card",
+        named_joker="DM-9",
     )
     decisions = (
         Decision("DM-1", N_("Ranks A 2–10 J Q K, suits S spades, H hearts, D diamonds, C clubs.")),

@@ -66,6 +66,7 @@ class RummyO(RackGame):
         initial_rule="RO-6",
         initial_touch="RO-8",
         initial_joker="RO-8",
+        freed_joker_new="DO-7",
     )
     decisions = (
         Decision("DO-1", N_("Colour letters: R red, B blue, K black, G green.")),

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .cards import Card, Joker, Token, deck_of
+from .cards import Card, Joker, Token, card_sort_key, deck_of
 from .errors import Problem, reason_fields
 from .game import get_game
 from .messages import N_, register
@@ -43,6 +43,10 @@ register(
         ),
         "tiles-joker-could-more": N_(
             "the joker could stand for {could} or others; say which, like *{first} ({rule})"
+        ),
+        "tiles-joker-no-card": N_(
+            "the joker could only stand for {could}, and the game has no more of it: every "
+            "copy is elsewhere already ({rule})"
         ),
     }
 )
@@ -79,6 +83,10 @@ class TurnRules:
     initial_rule: str = ""  # RK-6, RO-6: the worth
     initial_touch: str = ""  # RK-6, RO-8: the table is left alone
     initial_joker: str = ""  # RK-13, RO-8: no joker taken from the table
+    #: DO-7: a freed joker ends the turn in a new combination (Rummy-O); None: any meld (DK-5).
+    freed_joker_new: str | None = None
+    #: DM-9: a joker keeps the card it stood for until that card takes its place (Manipulation).
+    named_joker: str | None = None
 
 
 def style_of(game: str) -> Style:
@@ -237,13 +245,19 @@ def _one_set_reading(readings: list[Reading]) -> list[Reading]:
     return sorted([r for r in readings if r[1][0] != SET] + sets[:1])
 
 
-def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
+def check_tiles(
+    game: str, tokens: Sequence[Token], used_up: Collection[str] = ()
+) -> dict[str, Any]:
     """The verdict on one meld of a game whose jokers stand for any card.
 
     ``value`` (the worth towards the initial meld) comes only for a game that has one
     (RK-6, RO-6). When the jokers leave several readings, each reading in ``readings`` names
     its own ``kind``; the headline ``kind`` is the first reading's, the one the reason gives as
     its example (``like *K4``).
+
+    ``used_up`` names the cards of which the same document gives every copy outside this meld
+    (contract "Games and cards"): a joker whose stand-in is not stated never reads as one of
+    them. A meld whose every reading needs such a card is refused, naming them.
     """
     host = get_game(game)
     style = style_of(game)
@@ -260,6 +274,7 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
         for j in jokers
     ]
     found: dict[tuple[str, ...], tuple[str, list[Card]]] = {}
+    gone: set[str] = set()  # the cards that readings would need a copy too many of
     for stand_ins in product(*options):
         faces = numbers + list(stand_ins)
         shape = _kind(faces, style)
@@ -268,7 +283,17 @@ def check_tiles(game: str, tokens: Sequence[Token]) -> dict[str, Any]:
         it = iter(stand_ins)
         cards = [t if isinstance(t, Card) else Joker(None, next(it), game) for t in tokens]
         key = tuple(c.text for c in _ordered(cards, *shape, deck.colours))
+        inferred = [c for j, c in zip(jokers, stand_ins, strict=True) if j.stands_for is None]
+        short = [c.text for c in inferred if c.text in used_up]
+        if short:
+            gone.update(short)
+            continue
         found.setdefault(key, (shape[0], faces))
+    if not found and gone:
+        # Contract "Games and cards": a reading uses a card that can exist (DK-4, DO-6, DM-8).
+        names = sorted(gone, key=lambda t: card_sort_key(host.parse_card(t)))
+        problem = Problem("tiles-joker-no-card", {"could": names[:4]}, rule=style.deck_rule)
+        return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
     if not found:
         problem = _problem(tokens, style, game)
         return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}

@@ -15,7 +15,16 @@ contract's order; every problem is reported with its clause, not only the first:
 5. before the initial meld (Rummikub, Rummy-O):
    ``_initial_meld_leaves_the_table_alone`` (RK-6, RO-8),
    ``_no_joker_taken_before_the_initial_meld`` (RK-13, RO-8) and
-   ``_initial_meld_is_worth_enough`` (RK-6, RO-6, DO-3).
+   ``_initial_meld_is_worth_enough`` (RK-6, RO-6, DO-3);
+6. ``_a_freed_joker_goes_into_a_new_meld`` (Rummy-O: RO-9, DO-7; Rummikub lets it go
+   anywhere, RK-14, DK-5);
+7. ``_a_named_joker_keeps_its_card`` (Manipulation: MR-7, DM-9).
+
+A joker whose stand-in the table leaves open (either end of a run) is asked about only where
+the answer depends on it (contract "Games and cards"): every reading is judged, and only when
+the verdict or the initial meld's worth differs between them is the document bad input naming
+the meld; otherwise the meld lists its readings under ``could``. A reading never uses a card of
+which the document gives every copy elsewhere.
 
 What every game's ``turn`` shares is in ``turn_document`` (Rummy 17's own clauses are in
 ``rummy17.turn``). Also the redeal check of Rummikub (RK-3).
@@ -25,8 +34,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
+from itertools import islice, product
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Joker, Token, card_sort_key
@@ -80,6 +90,18 @@ register(
         ),
         "turn-initial-joker": N_("a joker was taken from the table before the initial meld"),
         "turn-initial-value": N_("the initial meld is worth {value}; it needs at least {least}"),
+        "turn-freed-joker-old-meld": N_(
+            "a freed joker went into meld {number}, a meld of the table before the turn with "
+            "tiles only added: a freed joker is used at once in a new combination"
+        ),
+        "turn-joker-renamed": N_(
+            "a joker stood for {card} before the turn and no longer does, and no {card} took "
+            "its place: a joker keeps its card until the real card replaces it"
+        ),
+        "turn-joker-renamed-rank": N_(
+            "a joker stood for a {rank} in a set before the turn and no longer does, and no "
+            "{rank} took its place: a joker keeps its card until the real card replaces it"
+        ),
         "redeal-not-list": N_("tiles must be a list of the first {count} tiles"),
         "redeal-count": N_("the first tiles are {count}, not {given} ({rule})"),
         "redeal-yes": N_("{pairs} pairs: the player may show them and ask for a reshuffle"),
@@ -115,6 +137,9 @@ class TileTurn:
     hand: list[Token] | None
     before_verdicts: list[dict[str, Any]]  # each meld's ``check`` verdict
     verdicts: list[dict[str, Any]]  # each meld of ``after``: its ``check`` verdict
+    #: The melds of each table with every joker's stand-in: the reading judged (``_judged``).
+    before_read: list[list[Token]]
+    after_read: list[list[Token]]
 
     @cached_property
     def on_before(self) -> list[Token]:
@@ -145,7 +170,7 @@ def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[s
     :raises EntryError: bad input: an unreadable document or card, too many copies, an
         illegal table before the turn, a joker whose stand-in cannot be told.
     """
-    turn = _read_tile_turn(game, rules, doc)
+    turn = _judged(_read_tile_turn(game, rules, doc))
     value = turn.initial.value if turn.initial is not None else None
     return verdict_json(TILE_CLAUSES, turn, turn.played, value, _meld_entries(turn))
 
@@ -154,11 +179,23 @@ def _read_tile_turn(game: LeftoverGame, rules: TurnRules, raw: object) -> TileTu
     read = read_turn(raw, game, TURN_KEYS, read_melds)
     on_before = [t for m in read.before for t in m]
     on_after = [t for m in read.after for t in m]
-    check_turn_copies(on_before, on_after, read.hand, game.limits({}))
-    before_verdicts = _verdicts(read.before, game, "before")
-    verdicts = _verdicts(read.after, game, "after")
+    limits = game.limits({})
+    check_turn_copies(on_before, on_after, read.hand, limits)
+    before_verdicts = _verdicts(read.before, game, "before", limits.copies)
+    verdicts = _verdicts(read.after, game, "after", limits.copies)
+    before_read = [r[0] for r in _readings(read.before, before_verdicts, game)]
+    after_read = [r[0] for r in _readings(read.after, verdicts, game)]
     return TileTurn(
-        game, rules, read.opened, read.before, read.after, read.hand, before_verdicts, verdicts
+        game,
+        rules,
+        read.opened,
+        read.before,
+        read.after,
+        read.hand,
+        before_verdicts,
+        verdicts,
+        before_read,
+        after_read,
     )
 
 
@@ -221,6 +258,142 @@ def _initial_meld_is_worth_enough(turn: TileTurn) -> Iterator[Problem]:
         yield Problem("turn-initial-value", values, rule=turn.rules.initial_rule)
 
 
+def _a_freed_joker_goes_into_a_new_meld(turn: TileTurn) -> Iterator[Problem]:
+    """Check 6 (RO-9, DO-7; Rummy-O only, RK-14 and DK-5 let it go anywhere): a freed joker
+    is used at once in a new combination, not in a meld of the table before the turn with
+    tiles only added to it, the one it was freed from included. A joker from the rack may
+    join any meld, so only jokers beyond those from the rack count against old melds."""
+    rule = turn.rules.freed_joker_new
+    if rule is None or not turn.opened:  # before opening, check 5 keeps the table as it was
+        return
+    from_rack = max(0, _joker_count(turn.after) - _joker_count(turn.before))
+    grown = [(number, extra) for number, extra in _grown(turn) if extra]
+    if sum(extra for _, extra in grown) > from_rack:
+        for number, _ in grown:
+            yield Problem("turn-freed-joker-old-meld", {"number": number}, meld=number, rule=rule)
+
+
+def _joker_count(melds: Sequence[Sequence[Token]]) -> int:
+    return sum(isinstance(t, Joker) for m in melds for t in m)
+
+
+def _grown(turn: TileTurn) -> Iterator[tuple[int, int]]:
+    """The legal melds of ``after`` (numbered from 1) that are a meld of ``before`` with cards
+    only added, each with the jokers it holds beyond those that kept their place and card."""
+    taken = {i for i, v in enumerate(turn.verdicts) if not v["valid"]}  # no card to compare
+    after = [Counter(key(t) for t in m) for m in turn.after_read]
+    for old, was in zip(turn.before_read, turn.before_verdicts, strict=True):
+        want = Counter(key(t) for t in old)
+        grew = [
+            (_new_jokers(old, was, turn.after_read[i], turn.verdicts[i]), i)
+            for i, m in enumerate(after)
+            if i not in taken and not want - m
+        ]
+        if grew:
+            extra, best = min(grew)
+            taken.add(best)
+            yield best + 1, extra
+
+
+def _new_jokers(
+    old: Sequence[Token], was: Mapping[str, Any], new: Sequence[Token], now: Mapping[str, Any]
+) -> int:
+    """The jokers of ``new`` beyond those of ``old`` that kept their card: a run's joker its
+    card (``*R6``), a set's its value (every colour the set lacks reads the same)."""
+
+    def cards(meld: Sequence[Token], verdict: Mapping[str, Any]) -> Counter[str]:
+        if verdict["kind"] == "set":
+            return Counter(f"*{_face(t).value}" for t in meld if isinstance(t, Joker))
+        return Counter(t.text for t in meld if isinstance(t, Joker))
+
+    jokers = cards(new, now)
+    return sum(jokers.values()) - sum((jokers & cards(old, was)).values())
+
+
+def _a_named_joker_keeps_its_card(turn: TileTurn) -> Iterator[Problem]:
+    """Check 7 (MR-7, DM-9; Manipulation): a joker that stood for a card before the turn
+    still stands for it after, anywhere on the table, unless the real card is on the table
+    after the turn to take its place. Where a set before the turn left its joker's suit
+    unsaid, its rank is compared."""
+    rule = turn.rules.named_joker
+    if rule is None:
+        return
+    deck = turn.game.deck
+    needs = [
+        (card.value, None if unsaid else card.colour)
+        for meld in zip(turn.before, turn.before_read, turn.before_verdicts, strict=True)
+        for card, unsaid in _joker_cards(*meld)
+    ]
+    if not needs:
+        return
+    places: list[Place] = [
+        (card.value, frozenset(deck.colours) - _shown(read) if unsaid else frozenset({card.colour}))
+        for given, read, verdict in zip(turn.after, turn.after_read, turn.verdicts, strict=True)
+        for card, unsaid in _joker_cards(given, read, verdict)
+    ]
+    places += [(t.value, frozenset({t.colour})) for t in turn.on_after if isinstance(t, Card)]
+    # A joker in an illegal meld after the turn stands for no card that can be told: it may
+    # still be the one it was (check 1 names the meld).
+    places += [
+        (None, frozenset(deck.colours))
+        for meld, verdict in zip(turn.after, turn.verdicts, strict=True)
+        if not verdict["valid"]
+        for t in meld
+        if isinstance(t, Joker)
+    ]
+    for value, suit in _unmatched(needs, places):
+        if suit is None:
+            params = {"rank": deck.value_text(value)}
+            yield Problem("turn-joker-renamed-rank", params, rule=rule)
+        else:
+            card = Card(suit, value, turn.game.id)
+            yield Problem("turn-joker-renamed", {"card": card.text}, card=card.text, rule=rule)
+
+
+def _joker_cards(
+    given: Sequence[Token], read: Sequence[Token], verdict: Mapping[str, Any]
+) -> Iterator[tuple[Card, bool]]:
+    """The card each joker of a meld stands for in the reading judged, and whether it is a
+    set's joker whose suit the table left unsaid (DM-9: then only its rank counts)."""
+    stated = Counter(t.stands_for.text for t in given if isinstance(t, Joker) and t.stands_for)
+    for t in read:
+        if isinstance(t, Joker) and t.stands_for is not None:
+            card = t.stands_for
+            unsaid = verdict["kind"] == "set" and stated[card.text] == 0
+            stated[card.text] -= 1
+            yield card, unsaid
+
+
+def _shown(meld: Sequence[Token]) -> frozenset[str]:
+    """The suits the real cards of a meld show."""
+    return frozenset(t.colour for t in meld if isinstance(t, Card))
+
+
+Place = tuple[int | None, frozenset[str]]  # a value (None: any) and the suits it can be
+
+
+def _unmatched(
+    needs: Sequence[tuple[int, str | None]], places: Sequence[Place]
+) -> list[tuple[int, str | None]]:
+    """The needs no place can take, each place taking one need (a bipartite matching)."""
+    owner: dict[int, int] = {}
+
+    def fits(need: tuple[int, str | None], place: Place) -> bool:
+        value_fits = place[0] is None or need[0] == place[0]
+        return value_fits and (need[1] is None or need[1] in place[1])
+
+    def seat(n: int, seen: set[int]) -> bool:
+        for p, place in enumerate(places):
+            if p not in seen and fits(needs[n], place):
+                seen.add(p)
+                if p not in owner or seat(owner[p], seen):
+                    owner[p] = n
+                    return True
+        return False
+
+    return [need for n, need in enumerate(needs) if not seat(n, set())]
+
+
 #: The checks of a tile game's turn, in the contract's order: the order problems are reported.
 TILE_CLAUSES: tuple[Callable[[TileTurn], Iterable[Problem]], ...] = (
     _every_meld_is_legal,  # 1
@@ -230,6 +403,18 @@ TILE_CLAUSES: tuple[Callable[[TileTurn], Iterable[Problem]], ...] = (
     _initial_meld_leaves_the_table_alone,  # 5
     _no_joker_taken_before_the_initial_meld,  # 5
     _initial_meld_is_worth_enough,  # 5
+    _a_freed_joker_goes_into_a_new_meld,  # 6
+    _a_named_joker_keeps_its_card,  # 7
+)
+
+#: The checks whose answer can depend on the card a joker stands for (contract "Games and
+#: cards"): judged in every reading the table leaves open.
+READING_CLAUSES: tuple[Callable[[TileTurn], Iterable[Problem]], ...] = (
+    _initial_meld_leaves_the_table_alone,
+    _no_joker_taken_before_the_initial_meld,
+    _initial_meld_is_worth_enough,
+    _a_freed_joker_goes_into_a_new_meld,
+    _a_named_joker_keeps_its_card,
 )
 
 
@@ -238,25 +423,140 @@ def _params(verdict: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in verdict["params"].items() if k != "rule"}
 
 
-def _verdicts(melds: Sequence[Sequence[Token]], game: LeftoverGame, field: str) -> list[Any]:
-    """Each meld's ``check`` verdict; a joker whose stand-in cannot be told is bad input."""
+def _verdicts(
+    melds: Sequence[Sequence[Token]], game: LeftoverGame, field: str, copies: int
+) -> list[Any]:
+    """Each meld's ``check`` verdict, its readings limited to cards that can exist: a card of
+    which the table gives every copy elsewhere is no reading (contract "Games and cards"; the
+    hand does not count, since a joker may stand for a tile there, ready to free it). An
+    illegal meld before the turn is bad input."""
+    given = Counter(key(t) for m in melds for t in m if isinstance(t, Card))
     problems = Collector()
     verdicts = []
     for number, meld in enumerate(melds, start=1):
-        verdict = check_tiles(game.id, meld)
-        if verdict.get("readings") or (field == "before" and not verdict["valid"]):
-            problems.add(
-                EntryError(
-                    verdict["code"],
-                    field=field,
-                    meld=number,
-                    rule=verdict["rule"],
-                    **_params(verdict),
-                )
-            )
+        elsewhere = given - Counter(key(t) for t in meld if isinstance(t, Card))
+        used_up = {c for c, n in elsewhere.items() if n >= copies and not c.startswith("*")}
+        verdict = check_tiles(game.id, meld, used_up)
+        if field == "before" and not verdict["valid"]:
+            problems.add(_entry_error(verdict, field, number))
         verdicts.append(verdict)
     problems.raise_any()
     return verdicts
+
+
+def _entry_error(verdict: Mapping[str, Any], field: str, number: int) -> EntryError:
+    """A meld's verdict as bad input of the document, at its place."""
+    return EntryError(
+        verdict["code"], field=field, meld=number, rule=verdict["rule"], **_params(verdict)
+    )
+
+
+def _readings(
+    melds: Sequence[Sequence[Token]], verdicts: Sequence[Mapping[str, Any]], game: LeftoverGame
+) -> list[list[list[Token]]]:
+    """Each meld's readings, every joker with its stand-in; an illegal meld as it was given."""
+    out = []
+    for meld, verdict in zip(melds, verdicts, strict=True):
+        if not verdict["valid"]:
+            out.append([list(meld)])
+            continue
+        texts = [r["cards"] for r in verdict.get("readings") or [verdict]]
+        out.append([[game.parse_card(c) for c in cards] for cards in texts])
+    return out
+
+
+#: How many readings of a table the referee judges before it asks which is meant.
+MOST_READINGS = 256
+
+
+def _judged(turn: TileTurn) -> TileTurn:
+    """The turn in the reading it is judged in (contract "Games and cards").
+
+    Where a joker's stand-in is left open, every reading of the two tables is judged by the
+    clauses that depend on a joker's card; a meld that lies unchanged after the turn keeps its
+    reading. When every reading gives the same answer (and the same worth of an initial meld)
+    the first one stands. Otherwise the document is bad input naming each meld whose reading
+    changes the answer, with its readings.
+
+    :raises EntryError: the answer depends on a joker the table leaves open.
+    """
+    split = len(turn.before)
+    choices = _readings(turn.before, turn.before_verdicts, turn.game) + _readings(
+        turn.after, turn.verdicts, turn.game
+    )
+    groups = _reading_groups(choices, [*turn.before, *turn.after], split)
+    if all(len(g.options) == 1 for g in groups):
+        return turn
+
+    def variant(picks: Sequence[Sequence[list[Token]]]) -> TileTurn:
+        melds: list[list[Token]] = [c[0] for c in choices]  # each filled by its group
+        for group, pick in zip(groups, picks, strict=True):
+            for i, meld in zip(group.places, pick, strict=True):
+                melds[i] = meld
+        return replace(turn, before_read=melds[:split], after_read=melds[split:])
+
+    def answer(picks: Sequence[Sequence[list[Token]]]) -> tuple[Any, ...]:
+        t = variant(picks)
+        found = [(p.code, p.rule, p.meld, p.card) for c in READING_CLAUSES for p in c(t)]
+        return (t.initial.value if t.initial is not None else None, found)
+
+    first = [g.options[0] for g in groups]
+    base = answer(first)
+    combos = islice(product(*(g.options for g in groups)), MOST_READINGS + 1)
+    answers = [answer(picks) for picks in combos]
+    if len(answers) <= MOST_READINGS and all(a == base for a in answers):
+        return variant(first)
+    open_ = [n for n, g in enumerate(groups) if len(g.options) > 1]
+    matters = [
+        n
+        for n in open_
+        if any(answer([*first[:n], o, *first[n + 1 :]]) != base for o in groups[n].options[1:])
+    ] or open_
+    problems = Collector()
+    for i in sorted(i for n in matters for i in groups[n].places):
+        field, number = ("before", i + 1) if i < split else ("after", i - split + 1)
+        verdicts = turn.before_verdicts if i < split else turn.verdicts
+        if verdicts[number - 1].get("readings"):
+            problems.add(_entry_error(verdicts[number - 1], field, number))
+    problems.raise_any()
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Melds whose readings go together (a meld and itself unchanged after the turn), by
+    their index among the melds of both tables, with the readings they can take together."""
+
+    places: tuple[int, ...]
+    options: Sequence[tuple[list[Token], ...]]
+
+
+def _reading_groups(
+    choices: Sequence[list[list[Token]]], given: Sequence[Sequence[Token]], split: int
+) -> list[_Group]:
+    """Each meld's readings; a meld of ``before`` found unchanged in ``after`` (the same cards)
+    reads the same in both, so the two go together."""
+
+    def texts(meld: Sequence[Token]) -> list[str]:
+        return sorted(t.text for t in meld)
+
+    groups: list[_Group] = []
+    tied: set[int] = set()
+    for i in range(split):
+        if len(choices[i]) < 2:
+            continue
+        for j in range(split, len(choices)):
+            if j in tied or texts(given[i]) != texts(given[j]):
+                continue
+            both = [(b, a) for b in choices[i] for a in choices[j] if texts(b) == texts(a)]
+            if both:
+                groups.append(_Group((i, j), both))
+                tied.update((i, j))
+                break
+    for i, options in enumerate(choices):
+        if i not in tied:
+            groups.append(_Group((i,), [(o,) for o in options]))
+    return groups
 
 
 def _meld_entries(turn: TileTurn) -> list[dict[str, Any]]:
@@ -275,6 +575,11 @@ def _meld_entries(turn: TileTurn) -> list[dict[str, Any]]:
                 code=verdict["code"],
                 params=verdict["params"],
             )
+        elif verdict.get("readings"):  # contract: the readings the turn left open
+            entry["could"] = [
+                " ".join(c[1:] for c in r["cards"] if c.startswith("*"))
+                for r in verdict["readings"]
+            ]
         melds.append(entry)
     return melds
 
@@ -283,15 +588,14 @@ def _initial_meld(turn: TileTurn) -> InitialMeld:
     """The worth of the new melds (the melds of ``after`` that are no meld of ``before``
     unchanged), and the melds of ``before`` not found unchanged in ``after``."""
     game = turn.game
-    before = _resolved(turn.before, turn.before_verdicts, game)
-    found = _unchanged(before, _resolved(turn.after, turn.verdicts, game))
+    found = _unchanged(turn.before_read, turn.after_read)
     kept = set(found.values())
     value = sum(
-        meld_value(game.id, [_face(game.parse_card(c)) for c in verdict["cards"]])
-        for i, verdict in enumerate(turn.verdicts)
+        meld_value(game.id, [_face(t) for t in meld])
+        for i, (meld, verdict) in enumerate(zip(turn.after_read, turn.verdicts, strict=True))
         if i not in kept and verdict["valid"]
     )
-    touched = [n for n in range(1, len(before) + 1) if n not in found]
+    touched = [n for n in range(1, len(turn.before_read) + 1) if n not in found]
     return InitialMeld(value, touched)
 
 
@@ -323,16 +627,6 @@ def _unchanged(
 def _exact(token: Token) -> str:
     """A card with its joker's stand-in (``*R6``)."""
     return token.text
-
-
-def _resolved(
-    melds: Sequence[Sequence[Token]], verdicts: Sequence[Mapping[str, Any]], game: LeftoverGame
-) -> list[list[Token]]:
-    """Each meld with its jokers' stand-ins filled in where the meld tells them."""
-    return [
-        [game.parse_card(c) for c in verdict["cards"]] if verdict["valid"] else list(meld)
-        for meld, verdict in zip(melds, verdicts, strict=True)
-    ]
 
 
 def _face(token: Token) -> Card:

@@ -85,6 +85,8 @@ def test_the_golden_turns_reach_every_problem_of_every_game() -> None:
         "turn-initial-touched",
         "turn-initial-joker",
         "turn-initial-value",
+        "turn-freed-joker-old-meld",
+        "turn-joker-renamed",
         "turn17-meld-gone",
         "turn17-card-moved",
         "turn17-new-meld-other",

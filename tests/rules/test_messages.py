@@ -62,6 +62,7 @@ SAMPLES: dict[str, object] = {
     "pairs": 2,
     "phrase": "the most runs",
     "player": "Béla",
+    "rank": "7",
     "rule": "D17-8",
     "short": 1,
     "size": 6,

@@ -79,13 +79,26 @@ def test_R17_17_awards_keep_the_order_the_bonus_cards_were_given():
     assert [a.card for a in scored(doc).awards] == list(reversed(FIVE))
 
 
-def test_an_ambiguous_joker_must_be_stated_before_scoring():
+def test_d17_6_an_open_end_joker_is_scored_when_no_drawn_card_depends_on_it():
     doc = game(
         {"Anna": ([["R5", "R6", "*R"]], []), "Béla": ([], ["B1"])}, went_out="Anna", last="K2"
+    )
+    assert "most-8-16" not in doc["bonus_cards"] and "most-1-2-3" not in doc["bonus_cards"]
+    result = score_document(doc)
+    (meld,) = result["players"][0]["melds"]
+    assert meld["could"] == ["R4", "R7"]
+
+
+def test_d17_6_an_open_end_joker_must_be_stated_where_a_drawn_card_depends_on_it():
+    doc = game(
+        {"Anna": ([["R2", "R3", "*R"]], []), "Béla": ([], ["B1"])},
+        bonus=["most-1-2-3", *FIVE[1:]],  # R1 counts, R4 does not
+        went_out="Anna",
+        last="K2",
     )
     with pytest.raises(EntryError) as err:
         score_document(doc)
     assert err.value.message == (
-        "Anna, meld 1: the joker *R could stand for R4 or R7; say which, like *R4 (D17-6)"
+        "Anna, meld 1: the joker *R could stand for R1 or R4; say which, like *R1 (D17-6)"
     )
     assert (err.value.player, err.value.meld, err.value.rule) == ("Anna", 1, "D17-6")

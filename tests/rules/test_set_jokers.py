@@ -61,15 +61,23 @@ def test_rk6_an_initial_set_with_a_bare_joker_counts_the_sets_value():
     assert verdict["value"] == 33
 
 
-def test_a_run_joker_at_either_open_end_must_still_be_named():
+def test_a_run_joker_at_either_open_end_is_named_where_the_initial_meld_depends_on_it():
+    doc = {"game": "rummikub", "opened": False, "before": [], "after": [["R5", "R6", "*"]]}
     with pytest.raises(EntryError) as caught:
-        check_turn({"game": "rummikub", "before": [], "after": [["R5", "R6", "*"]]})
+        check_turn(doc)
     assert caught.value.first.rule == "RK-12"
 
 
-def test_a_joker_that_is_a_set_or_a_run_must_still_be_named():
+def test_a_run_joker_at_either_open_end_is_judged_once_opened():
+    # Contract "Games and cards": asked only where the answer depends on it.
+    verdict = check_turn({"game": "rummikub", "before": [], "after": [["R5", "R6", "*"]]})
+    assert verdict["valid"] is True
+    assert verdict["melds"][0]["could"] == ["R4", "R7"]
+
+
+def test_a_joker_that_is_a_set_or_a_run_is_named_where_the_initial_meld_depends_on_it():
     with pytest.raises(EntryError):
-        check_turn({"game": "rummikub", "before": [], "after": [["K9", "*", "*"]]})
+        check_turn({"game": "rummikub", "opened": False, "before": [], "after": [["K9", "*", "*"]]})
 
 
 def test_the_rescue_places_a_bare_set_joker():

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules import EntryError, check_meld, check_turn, get_game
+from companion.rules import EntryError, check_meld, check_turn, get_game, score_document
 from companion.rules import knock as knock_document
 
 RK = "rummikub"
@@ -344,15 +344,64 @@ TURNS: list[tuple[str, dict, bool, list[str]]] = [
         ["R17-11"],
     ),
     (
-        "R17-12 swapping a joker before one's first meld",
+        # hu l.84: "Jokert csak olyan játékos cserélhet, aki már tett le lapkombinációt";
+        # de "wer bereits gemeldet hat": D17-9 counts R1 R2 R3, laid first this turn.
+        "D17-9 swapping a joker right after one's first meld laid this turn",
         r17(
             "Anna",
             {"Anna": [], "Béla": [["R5", "*R", "R7"]]},
             {"Anna": [["R1", "R2", "R3", "*R"]], "Béla": [["R5", "R6", "R7"]]},
             opened=False,
         ),
+        True,
+        [],
+    ),
+    (
+        # D17-9: the only new meld needs the swapped joker, so it was not laid before the swap.
+        "R17-12 swapping a joker before one's first meld",
+        r17(
+            "Anna",
+            {"Anna": [], "Béla": [["R5", "*R", "R7"]]},
+            {"Anna": [["R2", "R3", "*R"]], "Béla": [["R5", "R6", "R7"]]},
+            opened=False,
+        ),
         False,
         ["R17-12"],
+    ),
+    (
+        # D17-9: a first meld laid this turn counts, in front of the player who laid it.
+        "D17-9 swapping a joker into a second new meld after the first",
+        r17(
+            "Anna",
+            {"Anna": [], "Béla": [["R5", "*R", "R7"]]},
+            {"Anna": [["K1", "K2", "K3"], ["R1", "R2", "*R"]], "Béla": [["R5", "R6", "R7"]]},
+            opened=False,
+        ),
+        True,
+        [],
+    ),
+    (
+        # de "mit Hilfe eines … Joker eine Folge von mindestens vier Karten": D17-10, the
+        # joker is one of the four.
+        "D17-10 three cards and the joker from beside the table make the run of four",
+        r17(
+            "Anna",
+            {"Anna": [["K1", "K2", "K3"]], "Béla": []},
+            {"Anna": [["K1", "K2", "K3"], ["G5", "G6", "G7", "*G"]], "Béla": []},
+        ),
+        True,
+        [],
+    ),
+    (
+        # D17-10: it applies to a run laid that turn, not to a card added to an old run.
+        "D17-10 a joker from beside the table added to an old run",
+        r17(
+            "Anna",
+            {"Anna": [["G5", "G6", "G7", "G8"]], "Béla": []},
+            {"Anna": [["G5", "G6", "G7", "G8", "*G"]], "Béla": []},
+        ),
+        False,
+        ["R17-11"],
     ),
     (
         "R17-12 swapping a joker after the first meld and melding it at once",
@@ -440,6 +489,135 @@ TURNS: list[tuple[str, dict, bool, list[str]]] = [
         ),
         False,
         ["R17-9"],
+    ),
+    # --- Issue 24: freed jokers (DO-7, DK-5), named jokers (DM-9), readings (D17-6) ----
+    (
+        # bg l.59: "използва веднага за създаване на нова комбинация": DO-7.
+        "DO-7 a freed joker added to an old run is refused",
+        tiles(
+            RO,
+            [["R5", "R6", "R7"], ["B5", "*", "B7"]],
+            [["R5", "R6", "R7", "*R8"], ["B5", "B6", "B7"]],
+            ["B6"],
+        ),
+        False,
+        ["DO-7"],
+    ),
+    (
+        # DO-7: "the one it was freed from included".
+        "DO-7 a freed joker put back at the end of its own meld is refused",
+        tiles(RO, [["B5", "*B6", "B7"]], [["B5", "B6", "B7", "*B8"]], ["B6"]),
+        False,
+        ["DO-7"],
+    ),
+    (
+        "DO-7 a freed joker in a new combination is legal",
+        tiles(RO, [["B5", "*", "B7"]], [["B5", "B6", "B7"], ["R8", "R9", "*"]], ["B6", "R8", "R9"]),
+        True,
+        [],
+    ),
+    (
+        # bg l.57: "Жокерът може да бъде добавян към всяка от свалените на масата комбинации".
+        "DO-7 a joker from the rack joins an old meld",
+        tiles(RO, [["R5", "R6", "R7"]], [["R5", "R6", "R7", "*R8"]], ["*"]),
+        True,
+        [],
+    ),
+    (
+        # hu l.187: "fel kell használnia egy kombináció letételéhez a Jokert": DK-5, any meld.
+        "DK-5 Rummikub lets the freed joker join an old run",
+        tiles(
+            RK,
+            [["R5", "R6", "R7"], ["B5", "*", "B7"]],
+            [["R5", "R6", "R7", "*R8"], ["B5", "B6", "B7"]],
+            ["B6"],
+        ),
+        True,
+        [],
+    ),
+    (
+        # hu l.40: "A joker értéke nem változtatható meg, kivéve, ha azt a tényleges kártya
+        # helyettesíti": DM-9.
+        "DM-9 a joker named 7H becomes 9H with no 7H played",
+        tiles(
+            MR,
+            [["4H", "5H", "6H", "*7H"], ["10H", "JH", "QH"]],
+            [["3H", "4H", "5H", "6H"], ["*9H", "10H", "JH", "QH"]],
+            ["3H"],
+        ),
+        False,
+        ["DM-9"],
+    ),
+    (
+        "DM-9 a joker renamed inside its own run",
+        tiles(
+            MR,
+            [["5H", "6H", "*7H"]],
+            [["*4H", "5H", "6H"], ["8C", "9C", "10C"]],
+            ["8C", "9C", "10C"],
+        ),
+        False,
+        ["DM-9"],
+    ),
+    (
+        # hu l.40: "Törvényes a joker pozíciójának megváltoztatása az asztalon, amíg az általa
+        # képviselt kártya nem változik".
+        "DM-9 a joker moves across the table standing for the same card",
+        tiles(
+            MR,
+            [["5H", "6H", "*7H", "8H", "9H"]],
+            [["5H", "6H", "*7H"], ["8H", "9H", "10H"]],
+            ["10H"],
+        ),
+        True,
+        [],
+    ),
+    (
+        # hu l.40: "Ha egy joker helyére az általa képviselt kártya kerül … Azonnal fel kell
+        # használni": freed by its 7H, it takes a new card.
+        "DM-9 a joker freed by its real card takes a new card",
+        tiles(
+            MR,
+            [["5H", "6H", "*7H"]],
+            [["5H", "6H", "7H"], ["*9C", "10C", "JC"]],
+            ["7H", "10C", "JC"],
+        ),
+        True,
+        [],
+    ),
+    (
+        # DM-9: a set's joker whose suit is unsaid keeps its rank.
+        "DM-9 a set's joker of unsaid suit keeps its rank",
+        tiles(MR, [["7S", "7D", "*"]], [["7S", "7D", "*"], ["2C", "3C", "4C"]], ["2C", "3C", "4C"]),
+        True,
+        [],
+    ),
+    (
+        # Contract "Games and cards": asked only where the answer depends on it.
+        "RK-12 an open-end joker of an opened player is judged, not asked about",
+        tiles(RK, [], [["R5", "R6", "*"]], ["R5", "R6", "*"]),
+        True,
+        [],
+    ),
+    (
+        # DO-3: R11 R12 and a joker are worth 30 as R10 or R13 alike: nothing to ask.
+        "RO-6 an open-end joker whose readings are worth the same is not asked about",
+        tiles(RO, [], [["R11", "R12", "*"]], ["R11", "R12", "*"], opened=False),
+        True,
+        [],
+    ),
+    (
+        # Contract "Games and cards": with both copies of R4 elsewhere, the joker is R7.
+        "RK-1 a reading needs a copy of its tile: the joker can only be R7",
+        tiles(
+            RK,
+            [["R4", "B4", "K4"], ["R4", "O4", "K4"]],
+            [["R4", "B4", "K4"], ["R4", "O4", "K4"], ["R5", "R6", "*"]],
+            ["R5", "R6", "*"],
+            opened=True,
+        ),
+        True,
+        [],
     ),
 ]
 
@@ -549,3 +727,96 @@ def test_too_many_copies_of_a_tile_is_bad_input_not_a_verdict() -> None:
     with pytest.raises(EntryError) as caught:
         check_turn(tiles(RK, [], [["R5", "R6", "R7"], ["R5", "B5", "K5"], ["R5", "O5", "B5"]]))
     assert caught.value.code == "turn-too-many-copies"
+
+
+# --- readings that exist, asked for only where the answer depends on them (D17-6) ---------
+
+
+def r17_round(anna: list, bela: list, bonus: list[str], anna_hand: list | None = None) -> dict:
+    return {
+        "game": "rummy17",
+        "bonus_cards": bonus,
+        "went_out": None,
+        "players": [
+            {"name": "Anna", "melds": anna, "hand": anna_hand or ["G2"]},
+            {"name": "Béla", "melds": bela, "hand": ["G3"]},
+        ],
+    }
+
+
+EIGHTS = ["most-8-16", "most-cards", "most-sets", "most-runs", "longest-run"]
+NO_FIGURE_CARES = ["most-cards", "most-sets", "most-runs", "longest-run", "most-red"]
+
+
+def test_d17_6_with_k8_in_another_meld_k9_k10_and_the_joker_is_k11_unasked() -> None:
+    # hu l.13 "85 számkártya 5 színben", de l.9 "85 Karten in 5 Farben": each card once (R17-1),
+    # so K8 in Béla's meld is no reading: most-8-16, which counts K8 and not K11, is not asked.
+    doc = r17_round([["K9", "K10", "*K"]], [["K6", "K7", "K8"]], EIGHTS)
+    anna = score_document(doc)["players"][0]
+    assert anna["melds"][0]["cards"] == ["K9", "K10", "*K11"]
+    assert "could" not in anna["melds"][0]
+
+
+def test_d17_6_a_run_of_r1_to_r17_and_a_joker_is_no_meld() -> None:
+    doc = r17_round([[f"R{v}" for v in range(1, 18)] + ["*R"]], [], NO_FIGURE_CARES)
+    with pytest.raises(EntryError) as caught:
+        score_document(doc)
+    assert (caught.value.player, caught.value.meld, caught.value.rule) == ("Anna", 1, "D17-6")
+    assert caught.value.code == "run-no-room"
+
+
+def test_d17_6_a_joker_whose_only_card_lies_elsewhere_has_no_reading() -> None:
+    doc = r17_round([["R5", "*R", "R7"]], [["R6", "B6", "G6"]], NO_FIGURE_CARES)
+    with pytest.raises(EntryError) as caught:
+        score_document(doc)
+    assert caught.value.code == "joker-card-elsewhere" and caught.value.rule == "D17-6"
+
+
+def test_d17_6_no_drawn_card_cares_so_the_round_is_scored_with_its_readings() -> None:
+    doc = r17_round([["R5", "R6", "*R"]], [["K1", "K2", "K3"]], NO_FIGURE_CARES)
+    anna = score_document(doc)["players"][0]
+    assert anna["melds"][0]["could"] == ["R4", "R7"]
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "could"),
+    [
+        (["R2", "R3", "*R"], "most-1-2-3", ["R1", "R4"]),
+        (["R14", "R15", "*R"], "most-8-16", ["R13", "R16"]),
+        (["R12", "R13", "*R"], "highest-triple", ["R11", "R14"]),
+    ],
+)
+def test_d17_6_a_drawn_card_whose_figure_depends_on_the_joker_asks(
+    meld: list, card: str, could: list
+) -> None:
+    doc = r17_round([meld], [["K1", "K2", "K3"]], [card, *NO_FIGURE_CARES[:4]])
+    with pytest.raises(EntryError) as caught:
+        score_document(doc)
+    assert caught.value.code == "meld-joker-ambiguous"
+    assert caught.value.first.values()["could"] == could
+
+
+def test_d17_6_the_same_meld_with_that_card_not_drawn_is_scored() -> None:
+    doc = r17_round([["R12", "R13", "*R"]], [["K1", "K2", "K3"]], NO_FIGURE_CARES)
+    assert score_document(doc)["players"][0]["melds"][0]["could"] == ["R11", "R14"]
+
+
+def test_rk_12_the_turn_lists_the_readings_it_left_open() -> None:
+    verdict = check_turn(tiles(RK, [], [["R5", "R6", "*"]], ["R5", "R6", "*"]))
+    assert verdict["valid"] and verdict["melds"][0]["could"] == ["R4", "R7"]
+
+
+def test_rk_6_the_turn_asks_where_the_initial_meld_depends_on_the_joker() -> None:
+    doc = tiles(RK, [], [["R9", "R10", "*"], ["K10", "K11", "K12"]], opened=False)
+    with pytest.raises(EntryError) as caught:
+        check_turn(doc)
+    assert (caught.value.field, caught.value.meld, caught.value.rule) == ("after", 1, "RK-12")
+
+
+def test_dm_9_the_turn_asks_where_the_named_joker_depends_on_its_reading() -> None:
+    # Before the turn the joker is 4H or 7H; after it, R's gap makes it 7H: 4H would break
+    # DM-9, 7H would not.
+    doc = tiles(MR, [["5H", "6H", "*"]], [["5H", "6H", "*", "8H"]], ["8H"])
+    with pytest.raises(EntryError) as caught:
+        check_turn(doc)
+    assert (caught.value.field, caught.value.meld) == ("before", 1)

@@ -296,9 +296,9 @@ def test_a_third_joker_is_bad_input():
     assert err.value.rule == "DO-6"
 
 
-def test_rk12_an_ambiguous_joker_is_bad_input_naming_the_meld():
+def test_rk12_an_ambiguous_joker_is_bad_input_naming_the_meld_where_the_worth_depends_on_it():
     with pytest.raises(EntryError) as err:
-        turn("rummikub", [], [["K1", "K2", "K3"], ["R5", "R6", "*"]])
+        turn("rummikub", [], [["K1", "K2", "K3"], ["R5", "R6", "*"]], opened=False)
     assert err.value.meld == 2
     assert err.value.field == "after"
     assert err.value.rule == "RK-12"

@@ -6,7 +6,10 @@ naming its player, meld, card or field. This module stays pure: plain dicts in a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
+from itertools import islice, product
 from typing import Any
 
 from ..cards import Card, Joker, Token, parse_card
@@ -15,7 +18,7 @@ from ..game import check_round_keys, get_game, round_object
 from ..messages import ENGLISH, N_, NN_, Translator, register
 from ..seating import check_names, check_seats
 from .bonus import BONUS_CARDS, Award
-from .melds import Meld, MeldError, analyse_meld
+from .melds import Meld, MeldError, analyse_meld, resolve
 from .play import BONUS_DRAWN
 from .scoring import GameResult
 from .table import Hand, LastDiscard, Seat, Seventeen, Table
@@ -99,10 +102,19 @@ register(
 
 
 def read_meld(raw: object, *, player: str | None = None, number: int | None = None) -> Meld:
-    """One meld of a player, parsed and checked (R17-9, R17-13, D17-6).
+    """One meld of a player, parsed and checked (R17-9, R17-13, D17-6); on its own, a joker at
+    either open end must be named, since nothing else can settle it.
 
     :raises EntryError: every unreadable card of the meld, or why it is no legal meld.
     """
+    meld = _analyse(_parse_meld(raw, player, number), (), player, number)
+    if meld.ambiguous:
+        raise _ambiguous(meld, player, number)
+    return meld
+
+
+def _parse_meld(raw: object, player: str | None, number: int | None) -> list[Token]:
+    """A meld's cards as given; every unreadable card at once."""
     with about(player=player, meld=number):
         if not isinstance(raw, list):
             raise EntryError("meld-not-list")
@@ -112,18 +124,34 @@ def read_meld(raw: object, *, player: str | None = None, number: int | None = No
             with problems.check():
                 tokens.append(parse_card(c))
         problems.raise_any()
+    return tokens
+
+
+def _analyse(
+    tokens: list[Token], elsewhere: Collection[str], player: str | None, number: int | None
+) -> Meld:
+    """A meld's cards as a legal meld, its readings limited to cards not given elsewhere."""
+    with about(player=player, meld=number):
         try:
-            meld = analyse_meld(tokens)
+            return analyse_meld(tokens, elsewhere)
         except MeldError as err:
             raise EntryError.of(err.problems) from None
-        if meld.ambiguous:
-            joker = meld.joker
-            assert joker is not None
-            could = [c.text for c in meld.readings]
-            raise EntryError(
-                "meld-joker-ambiguous", card=joker.bare, rule="D17-6", could=could, first=could[0]
-            )
-    return meld
+
+
+def _ambiguous(meld: Meld, player: str | None, number: int | None) -> EntryError:
+    """D17-6: the joker could stand at either open end; say which."""
+    joker = meld.joker
+    assert joker is not None
+    could = [c.text for c in meld.readings]
+    return EntryError(
+        "meld-joker-ambiguous",
+        player=player,
+        meld=number,
+        card=joker.bare,
+        rule="D17-6",
+        could=could,
+        first=could[0],
+    )
 
 
 def _read_hand(raw: object, problems: Collector) -> Hand:
@@ -232,30 +260,130 @@ def read_table(
     bonus: tuple[str, ...] = ()
     with problems.check(field="bonus_cards"):
         bonus = _read_bonus_cards(doc.get("bonus_cards"))
-    seats = []
+    # Two passes, the problems in document order: first every card is read, then each meld
+    # is checked against the cards given elsewhere (D17-6: a card that lies elsewhere is no
+    # joker's reading, R17-1).
+    given: dict[str, list[list[Token] | Collector]] = {}  # each meld's cards, or its problems
     hands: dict[str, Hand | None] = {}  # None: the hand could not be read
+    held: dict[str, Hand] = {}  # the cards of each hand that could be read
+    hand_problems: dict[str, Collector] = {}
     for name, raw in zip(seat_names, raw_players, strict=True):
-        melds: list[Meld] = []
-        with problems.check(player=name, field="melds"):
-            melds_raw = raw.get("melds", [])
-            if not isinstance(melds_raw, list):
-                raise EntryError("melds-not-list")
-            for i, m in enumerate(melds_raw, start=1):
-                with problems.check():
-                    melds.append(read_meld(m, player=name, number=i))
+        given[name] = []
+        melds_raw = raw.get("melds", [])
+        if not isinstance(melds_raw, list):
+            given[name].append(_failed(EntryError("melds-not-list").at(player=name, field="melds")))
+            melds_raw = []
+        for i, m in enumerate(melds_raw, start=1):
+            parsed = Collector()
+            with parsed.check():
+                given[name].append(_parse_meld(m, name, i))
+            if parsed:
+                given[name].append(parsed)  # in meld i's place: the numbers stay
         found = Collector()
         hand = _read_hand(raw.get("hand", []), found)
+        hand_problems[name] = Collector()
         if found:
-            problems.add(EntryError.of(found.problems).at(player=name, field="hand"))
+            hand_problems[name].add(EntryError.of(found.problems).at(player=name, field="hand"))
         hands[name] = None if found else hand
-        seats.append(Seat(name, tuple(melds), hand))
-    went_out, last, settled = _read_ending(doc, seats, problems)
+        held[name] = hand
+    ending = Collector()
+    bare = [Seat(name, (), hand) for name, hand in held.items()]
+    went_out, last, settled = _read_ending(doc, bare, ending)
+    cards = Counter(
+        t.text for ms in given.values() for m in ms if isinstance(m, list) for t in m if _real(t)
+    )
+    cards.update(c.text for h in held.values() for c in h.cards or ())
+    if isinstance(last, Card):
+        cards[last.text] += 1
+    seats = []
+    for name in seat_names:
+        melds: list[Meld] = []
+        for number, tokens in enumerate(given[name], start=1):
+            if isinstance(tokens, Collector):
+                problems.problems.extend(tokens.problems)
+                continue
+            elsewhere = +(cards - Counter(t.text for t in tokens if _real(t)))
+            with problems.check():
+                melds.append(_analyse(tokens, elsewhere, name, number))
+        problems.problems.extend(hand_problems[name].problems)
+        seats.append(Seat(name, tuple(melds), held[name]))
+    problems.problems.extend(ending.problems)
     if settled:
         _check_everyone_played(raw_players, seats, hands, went_out, problems)
     with problems.check():
         _check_unique(seats, last)
     problems.raise_any()
-    return Table(tuple(seats), bonus, went_out, last)
+    return _settled(Table(tuple(seats), bonus, went_out, last))
+
+
+def _open(table: Table, places: Sequence[tuple[int, int]]) -> list[Meld]:
+    return [table.seats[si].melds[mi] for si, mi in places]
+
+
+def _failed(err: EntryError) -> Collector:
+    out = Collector()
+    out.add(err)
+    return out
+
+
+def _real(token: Token) -> bool:
+    return isinstance(token, Card)
+
+
+#: At most this many readings of a game are tried before the table is asked (five jokers at
+#: either open end make 32).
+MOST_READINGS = 64
+
+
+def _settled(table: Table) -> Table:
+    """The game with every joker at either open end read (D17-6, contract "Games and cards").
+
+    A drawn bonus card whose figure differs between the readings makes the table say which
+    card the joker stands for; otherwise the first reading is scored and the meld keeps every
+    reading (``could``).
+
+    :raises EntryError: a drawn bonus card's figure depends on a joker the entry leaves open.
+    """
+    places = [
+        (si, mi)
+        for si, seat in enumerate(table.seats)
+        for mi, meld in enumerate(seat.melds)
+        if meld.ambiguous
+    ]
+    if not places:
+        return table
+    options = [resolve(table.seats[si].melds[mi]) for si, mi in places]
+    drawn = [BONUS_CARDS[c] for c in table.bonus_cards]
+
+    def read(picks: Sequence[Meld]) -> Table:
+        melds = [list(s.melds) for s in table.seats]
+        for (si, mi), meld in zip(places, picks, strict=True):
+            melds[si][mi] = meld
+        seats = zip(table.seats, melds, strict=True)
+        return replace(table, seats=tuple(replace(s, melds=tuple(m)) for s, m in seats))
+
+    def figures(picks: Sequence[Meld]) -> list[list[int]]:
+        t = read(picks)
+        return [[card.figure(s, t) for s in t.seats] for card in drawn]
+
+    first = [o[0] for o in options]
+    base = figures(first)
+    combos = list(islice(product(*options), MOST_READINGS + 1))
+    if len(combos) > MOST_READINGS or any(figures(c) != base for c in combos):
+        problems = Collector()
+        for n, (si, mi) in enumerate(places):
+            if len(combos) > MOST_READINGS or any(
+                figures([*first[:n], o, *first[n + 1 :]]) != base for o in options[n][1:]
+            ):
+                problems.add(_ambiguous(table.seats[si].melds[mi], table.seats[si].name, mi + 1))
+        if not problems:  # only together do they change a figure: ask about each
+            for si, mi in places:
+                problems.add(_ambiguous(table.seats[si].melds[mi], table.seats[si].name, mi + 1))
+        problems.raise_any()
+    # The first reading is scored; the meld keeps every reading it could be.
+    opened = _open(table, places)
+    kept = [replace(m, readings=o.readings) for m, o in zip(first, opened, strict=True)]
+    return read(kept)
 
 
 def _read_bonus_cards(raw: object) -> tuple[str, ...]:
@@ -394,6 +522,15 @@ def last_json(last: LastDiscard | None) -> str | dict[str, bool] | None:
     return last.json() if isinstance(last, Seventeen) else last.text
 
 
+def _meld_json(meld: Meld) -> dict[str, Any]:
+    """A meld of the result: its kind, its cards with stand-ins, and the readings it left open
+    (D17-6, contract "Games and cards")."""
+    out: dict[str, Any] = {"kind": meld.kind, "cards": [c.text for c in meld.cards]}
+    if meld.ambiguous:
+        out["could"] = [c.text for c in meld.readings]
+    return out
+
+
 def award_json(a: Award, tr: Translator = ENGLISH) -> dict[str, Any]:
     """One award as the contract writes it; ``reason_code`` and ``reason_params`` extend it."""
     out = {
@@ -425,7 +562,7 @@ def result_json(table: Table, result: GameResult, tr: Translator = ENGLISH) -> d
                 "bonus": line.bonus,
                 "score": line.score,
                 "bonus_cards": list(line.bonus_cards),
-                "melds": [{"kind": m.kind, "cards": [c.text for c in m.cards]} for m in seat.melds],
+                "melds": [_meld_json(m) for m in seat.melds],
                 "hand": {"low": seat.hand.low, "high": seat.hand.high},
             }
         )

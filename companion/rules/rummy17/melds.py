@@ -6,7 +6,7 @@ cards) and D17-6 (the stand-in follows from the meld, or must be stated when amb
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, Joker, Token, card_sort_key
@@ -60,6 +60,18 @@ register(
             "({rule})"
         ),
         "add-before-meld": N_("a player adds to melds only after their own first meld ({rule})"),
+        "joker-card-elsewhere": N_(
+            "the {colour} joker cannot stand for {stand}: {stand} lies elsewhere, and each card "
+            "exists once ({rule})"
+        ),
+        "joker-no-card": N_(
+            "the {colour} joker could only stand for {could}, and each of them lies elsewhere: "
+            "each card exists once ({rule})"
+        ),
+        "run-no-room": N_(
+            "the {colour} joker has no card to stand for: this run already holds every value "
+            "from 1 to 17 ({rule})"
+        ),
     }
 )
 
@@ -132,8 +144,12 @@ def _name(colour: str) -> str:
     return RUMMY17.colour_names[colour]
 
 
-def analyse_meld(tokens: Sequence[Token]) -> Meld:
-    """Classify a Rummy 17 meld and fill in its joker's stand-in; raise ``MeldError`` if illegal."""
+def analyse_meld(tokens: Sequence[Token], elsewhere: Collection[str] = ()) -> Meld:
+    """Classify a Rummy 17 meld and fill in its joker's stand-in; raise ``MeldError`` if illegal.
+
+    ``elsewhere``: the cards the same document gives outside this meld. Each card exists once
+    (R17-1), so none of them is a joker's reading (D17-6).
+    """
     if len(tokens) < MELD_LEAST:
         raise MeldError("meld-too-short", rule="R17-9", count=len(tokens))
     jokers = [t for t in tokens if isinstance(t, Joker)]
@@ -155,9 +171,9 @@ def analyse_meld(tokens: Sequence[Token]) -> Meld:
     values = {c.value for c in numbers}
     colours = {c.colour for c in numbers}
     if len(values) == 1:
-        return _as_set(tokens, numbers, joker)
+        return _as_set(tokens, numbers, joker, elsewhere)
     if len(colours) == 1:
-        return _as_run(tokens, numbers, joker)
+        return _as_run(tokens, numbers, joker, elsewhere)
     a, b = _mismatch(numbers)
     raise MeldError("meld-mixed", card=b.text, rule="R17-9", other=a.text)
 
@@ -179,7 +195,9 @@ def _with_stand_in(tokens: Sequence[Token], joker: Joker, card: Card) -> tuple[T
     return tuple(joker.standing_for(card) if t is joker else t for t in tokens)
 
 
-def _as_set(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -> Meld:
+def _as_set(
+    tokens: Sequence[Token], numbers: list[Card], joker: Joker | None, elsewhere: Collection[str]
+) -> Meld:
     value = numbers[0].value
     if joker is None:
         return Meld(tuple(tokens), SET)
@@ -203,10 +221,23 @@ def _as_set(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
             stand=stand.text,
             stated=joker.stands_for.text,
         )
+    if stand.text in elsewhere:
+        raise _elsewhere(joker, stand)
     return Meld(_with_stand_in(tokens, joker, stand), SET, (stand,))
 
 
-def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -> Meld:
+def _elsewhere(joker: Joker, stand: Card) -> MeldError:
+    """D17-6: the joker's only card lies elsewhere in the document (R17-1: each card once)."""
+    assert joker.colour is not None
+    colour = _name(joker.colour)
+    return MeldError(
+        "joker-card-elsewhere", card=joker.text, rule="D17-6", colour=colour, stand=stand.text
+    )
+
+
+def _as_run(
+    tokens: Sequence[Token], numbers: list[Card], joker: Joker | None, elsewhere: Collection[str]
+) -> Meld:
     colour = numbers[0].colour
     values = sorted(c.value for c in numbers)
     missing = [v for v in range(values[0], values[-1] + 1) if v not in values]
@@ -234,7 +265,21 @@ def _as_run(tokens: Sequence[Token], numbers: list[Card], joker: Joker | None) -
         candidates = [
             v for v in (values[0] - 1, values[-1] + 1) if RUMMY17.low <= v <= RUMMY17.high
         ]
+    if not candidates:  # D17-6: R1…R17 and a joker is no meld: no run goes past 17
+        raise MeldError("run-no-room", card=joker.text, rule="D17-6", colour=_name(colour))
     readings = tuple(Card(colour, v) for v in candidates)
+    if joker.stands_for is not None and joker.stands_for.text in elsewhere:
+        raise _elsewhere(joker, joker.stands_for)
+    exist = tuple(c for c in readings if c.text not in elsewhere)
+    if not exist and joker.stands_for is None:
+        could = [c.text for c in readings]
+        if len(could) == 1:
+            raise _elsewhere(joker, readings[0])
+        raise MeldError(
+            "joker-no-card", card=joker.text, rule="D17-6", colour=_name(colour), could=could
+        )
+    if joker.stands_for is None:
+        readings = exist
     if joker.stands_for is not None:
         if joker.stands_for not in readings:
             _refuse_wrap(tokens, {*values, joker.stands_for.value})

@@ -8,7 +8,8 @@ a turn that breaks several clauses), so each check's number in the contract is g
 
 - 1 ``_every_meld_is_legal``: every meld after the turn is a legal set or run (R17-9, R17-13);
 - 6 ``_a_joker_is_swapped_for_its_card``: a joker that leaves its meld was swapped, by a
-  player who has melded, for the card it stands for (R17-12);
+  player who has melded (in an earlier turn, or earlier in this one: D17-9), for the card it
+  stands for (R17-12); only a meld of the table before the turn has a joker to swap;
 - 6 ``_a_taken_joker_is_melded``: a joker taken from the table ends the turn in a meld
   (R17-13);
 - 2, 4 ``_melds_are_never_regrouped`` (R17-10), meld by meld:
@@ -178,6 +179,24 @@ class Rummy17Turn:
         """The player lays a new meld of their own this turn."""
         return any(self.is_new(laid) for laid in self.after[self.player])
 
+    @cached_property
+    def melded_before_swapping(self) -> bool:
+        """D17-9: the player laid a first meld earlier in this turn, before swapping: a new
+        meld of theirs that stands without the jokers swapped out of old melds."""
+        swapped = {key(s.joker) for s in self.swaps}
+        for laid in self.after[self.player]:
+            if not self.is_new(laid) or laid.meld is None:
+                continue
+            rest = [t for t in laid.tokens if key(t) not in swapped]
+            if len(rest) == len(laid.tokens):
+                return True
+            try:
+                analyse_meld(rest)
+            except MeldError:
+                continue
+            return True
+        return False
+
     def is_new(self, laid: Laid) -> bool:
         """A meld after the turn that is new: after the melds its owner had before."""
         return laid.number > len(self.before[laid.owner])
@@ -232,14 +251,19 @@ def _table(
 
 
 def _lay(table: Mapping[str, list[list[Token]]], field: str) -> dict[str, list[Laid]]:
-    """Each meld read (R17-9, R17-13); an illegal meld of ``before`` is bad input."""
+    """Each meld read (R17-9, R17-13); an illegal meld of ``before`` is bad input.
+
+    D17-6: a joker's reading is no card that lies elsewhere on the same table. The hand does
+    not count: the card a joker stands for may be in it, ready to swap (R17-12)."""
     problems = Collector()
     out: dict[str, list[Laid]] = {}
+    given = Counter(key(t) for ms in table.values() for m in ms for t in m if isinstance(t, Card))
     for owner, melds in table.items():
         out[owner] = []
         for number, tokens in enumerate(melds, start=1):
+            elsewhere = +(given - Counter(key(t) for t in tokens if isinstance(t, Card)))
             try:
-                laid = Laid(owner, number, tuple(tokens), analyse_meld(tokens))
+                laid = Laid(owner, number, tuple(tokens), analyse_meld(tokens, elsewhere))
             except MeldError as err:
                 if field == "before":
                     problems.add(EntryError.of(err.problems).at(player=owner, meld=number))
@@ -291,12 +315,13 @@ def _swap(turn: Rummy17Turn, old: Laid) -> Swap | None:
 
 
 def _a_joker_is_swapped_for_its_card(turn: Rummy17Turn) -> Iterator[Problem]:
-    """Check 6 (R17-12): a joker leaves its meld only swapped by a player who has already
-    melded, for the card it stands for, which takes its place in that meld."""
+    """Check 6 (R17-12, D17-9): a joker leaves its meld only swapped by a player who has
+    already melded (in an earlier turn, or with a meld laid earlier in this one), for the card
+    it stands for, which takes its place in that meld."""
     for swap in turn.swaps:
         owner, number = swap.old.owner, swap.old.number
         where = {"owner": owner, "number": number, "colour": _colour(swap.joker)}
-        if not turn.opened:
+        if not turn.opened and not turn.melded_before_swapping:
             code = "turn17-swap-not-opened"
             yield Problem(code, where, player=owner, meld=number, rule="R17-12")
         if swap.placed is None:
