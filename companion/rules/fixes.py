@@ -3,9 +3,10 @@
 A refusal names the player, meld, card and clause; where one change settles it (the tile that
 went back to a rack, the joker that must be placed, the meld that is one card short), the
 problem also says that change. A fix is a message code of its own (``fix-`` + the problem's
-code) rendered from the problem's own parameters, so every shell says it in the table's
-language (``messages.localize``). An extension of the contract's ``turn`` problems: ``fix``
-and ``fix_code`` beside ``reason``.
+code, or its variant for the clause the problem cites, ``BY_RULE``) rendered from the
+problem's own parameters, so every shell says it in the table's language
+(``messages.localize``). An extension of the contract's ``turn`` problems: ``fix`` and
+``fix_code`` beside ``reason``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,14 @@ register(
         # the tile games (RK-4…RK-14, RO-4…RO-9, MR-3…MR-7)
         "fix-turn-left-table-tile": N_("Put {card} back into a meld on the table."),
         "fix-turn-left-table-card": N_("Put {card} back into a meld on the table."),
+        # RK-14, DK-5: Rummikub's box asks for any meld; RO-9, DO-7: Rummy-O's for a new one
         "fix-turn-joker-left-tile": N_(
-            "Use the freed joker in a meld on the table this turn (with two tiles from the rack)."
+            "Use the freed joker in a meld on the table this turn: any meld will do, one that "
+            "was there before included."
+        ),
+        "fix-turn-joker-left-tile-new": N_(
+            "Use the freed joker in a new combination this turn, not in one that was on the "
+            "table before with tiles only added."
         ),
         "fix-turn-joker-left-card": N_("Use the freed joker in a meld on the table this turn."),
         "fix-turn-nothing-played-tile": N_("Play a tile from the rack, or draw a tile instead."),
@@ -90,6 +97,11 @@ register(
 )
 
 
+#: A fix that differs with the clause its problem cites: each box as printed (DK-5, DO-7).
+BY_RULE = {
+    ("fix-turn-joker-left-tile", rule): "fix-turn-joker-left-tile-new" for rule in ("RO-9", "DO-7")
+}
+
 #: Melds that are short of three cards (RK-4/5, R17-9): the fix counts up to three.
 SHORT_OF_THREE = frozenset({"fix-tiles-too-short", "fix-meld-too-short"})
 
@@ -101,6 +113,7 @@ def fix_fields(problem: Problem, params: dict[str, Any]) -> dict[str, Any]:
     a figure the problem lacks (how many cards short) works it out here.
     """
     code = f"fix-{problem.code}"
+    code = BY_RULE.get((code, problem.rule or ""), code)
     if code not in MESSAGES:
         return {}
     values = dict(params)

@@ -139,6 +139,13 @@ class Manipulation(LeftoverGame):
                 "who went out may hold no cards."
             ),
         ),
+        Decision(
+            "DM-9",
+            N_(
+                "A joker keeps its card anywhere on the table until that real card is there to "
+                "replace it."
+            ),
+        ),
     )
 
     def worth(self, card: Token) -> int:

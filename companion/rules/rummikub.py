@@ -88,6 +88,13 @@ class Rummikub(RackGame):
                 "is empty, and none is when the pool ran out."
             ),
         ),
+        Decision(
+            "DK-5",
+            N_(
+                "A freed joker may end the turn in any meld, an old one with tiles added "
+                "included: the Rummikub box asks for no new meld, unlike Rummy-O's."
+            ),
+        ),
     )
 
     def worth(self, tile: Token) -> int:

@@ -93,6 +93,14 @@ class RummyO(RackGame):
                 "is empty, and none is when the pool ran out."
             ),
         ),
+        Decision(
+            "DO-7",
+            N_(
+                "A freed joker must end the turn in a new combination, not in an old one with "
+                "tiles only added, its own included; a joker from the rack may join any "
+                "combination."
+            ),
+        ),
     )
 
     def worth(self, tile: Token) -> int:

@@ -648,10 +648,17 @@ def test_there_are_at_least_forty_tricky_turns() -> None:
     ("doc", "fix"),
     [
         (TURNS[4][1], "Put R6 back into a meld on the table."),
-        (
+        (  # RK-14, DK-5: any meld, as the Rummikub box prints it
             TURNS[10][1],
-            "Use the freed joker in a meld on the table this turn (with two tiles from the rack).",
+            "Use the freed joker in a meld on the table this turn: any meld will do, one that was "
+            "there before included.",
         ),
+        (  # RO-9, DO-7: a new combination, as the Rummy-O box prints it
+            TURNS[26][1],
+            "Use the freed joker in a new combination this turn, not in one that was on the table "
+            "before with tiles only added.",
+        ),
+        (TURNS[33][1], "Use the freed joker in a meld on the table this turn."),
         (TURNS[15][1], "Lay 3 points more from the rack, or take the tiles back and draw."),
         (TURNS[8][1], "Add 1 more card to this meld, or take it apart."),
         (TURNS[7][1], "Take O10 off the table: it was never on the rack."),

@@ -81,8 +81,9 @@ class Rummy17(Game):
         Decision(
             "D17-6",
             N_(
-                "A joker stands for the card its meld needs; where it could go at either end "
-                "of a run, the entry says which."
+                "A joker stands for a card its meld needs that exists; where it could go at "
+                "either end of a run, the entry says which only if a bonus card in play "
+                "depends on it."
             ),
         ),
         Decision(
@@ -98,6 +99,20 @@ class Rummy17(Game):
                 "Entry checks: each card at most once, no joker left in a hand, whoever went "
                 "out has an empty hand and a meld of their own, everyone else holds a card, "
                 "every meld legal."
+            ),
+        ),
+        Decision(
+            "D17-9",
+            N_(
+                "Jokers are swapped only out of melds laid before the turn, even right after a "
+                "first meld."
+            ),
+        ),
+        Decision(
+            "D17-10",
+            N_(
+                "The joker from beside the table is one of the four of a run laid that turn; "
+                "never a set."
             ),
         ),
     )
