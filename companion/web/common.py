@@ -178,6 +178,20 @@ def place(problems: Iterable[Problem], form: RoundForm) -> dict[str, list[str]]:
     return out
 
 
+def asked(problems: Iterable[Problem], form: RoundForm) -> dict[str, list[int]]:
+    """The melds whose joker the table must name (D17-6: the round depends on which card it
+    stands for), by the id of the melds field: the form offers their readings there."""
+    out: dict[str, list[int]] = {}
+    for problem in problems:
+        seat = _seat(form.names, problem.player)
+        if seat is None or problem.meld is None or "could" not in problem.params:
+            continue
+        entry = form.players[seat].form
+        if "melds" in entry:
+            out.setdefault(entry["melds"].id, []).append(problem.meld)
+    return out
+
+
 def summary(placed: dict[str, list[str]], names: list[str]) -> list[dict[str, str]]:
     """The problems of a refused round for the box at the top of the form, each linking to
     its field and saying whose it is (next to the field the name is left out)."""

@@ -35,6 +35,7 @@ from companion.i18n import gw, translator
 from companion.models import Match
 from companion.rules import Description, EntryError, Game, get_game, localize
 from companion.web.common import (
+    asked,
     board_url,
     by_edit,
     by_view,
@@ -141,6 +142,7 @@ class _Page:
     desc: Description
     form: RoundForm
     placed: dict[str, list[str]] = field(default_factory=dict)
+    asked: dict[str, list[int]] = field(default_factory=dict)  # melds whose joker to name
     conflict: list[str] | None = None  # what someone else changed since the form was loaded
     replace: int | None = None  # a new round another phone saved first: keeping mine edits it
     preview: dict[str, Any] | None = None
@@ -211,6 +213,7 @@ def _preview(page: _Page) -> Answer:
             page.preview = localize(result, translator())
         except EntryError as err:
             page.placed = place(err.problems, page.form)
+            page.asked = asked(err.problems, page.form)
     return _answer(page)
 
 
@@ -247,6 +250,7 @@ def _save(match: Match, number: int | None) -> Answer:
             _stale(opened)
         else:
             opened.placed = place(err.problems, opened.form)
+            opened.asked = asked(err.problems, opened.form)
         return _answer(opened)
     if isinstance(saved, saving.Replayed):
         return _saved(match, saved.number, editing=number is not None)
@@ -313,7 +317,7 @@ def _answer(page: _Page) -> Answer:
     """The form again (as JSON for preview.js): 422 with problems, 409 after a conflict."""
     if _wants_json():
         if page.placed:
-            return jsonify(errors=page.placed), 422
+            return jsonify(errors=page.placed, asked=page.asked), 422
         fragment = render_template("_preview.html", preview=page.preview, game=page.desc)
         return jsonify(preview=fragment, doubles=_doubles(page.form)), 200
     match, number, editing = page.match, page.number, page.editing
@@ -328,6 +332,7 @@ def _answer(page: _Page) -> Answer:
         editing=editing,
         preview=page.preview,
         placed=page.placed,
+        asked=page.asked,
         problems=summary(page.placed, names),
         conflict=page.conflict,
         replace_url=url_for("rounds.edit", edit=match.edit_token, number=page.replace)

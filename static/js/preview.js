@@ -21,6 +21,7 @@
         out.scrollIntoView({ behavior: "smooth", block: "start" });
       } else if (answer.data && answer.data.errors) {
         C.showErrors(answer.data.errors);
+        ask(answer.data.asked || {});
       } else {
         C.say("form", T.offline);
       }
@@ -49,7 +50,16 @@
     form.addEventListener("companion:picked", askNotice);
   }
 
-  // --- Is each meld legal, and is a joker's stand-in clear? (/api/v1/check, D17-6) ---------
+  // --- Is each meld legal, and which card does a joker stand for? (/api/v1/check, D17-6) -----
+  // A joker at either open end is asked about only where the round depends on it: the
+  // server names those melds (data-ask, or "asked" in a refused preview), and only their
+  // readings are offered as buttons.
+  function ask(asked) {
+    $$("textarea[data-melds]").forEach(function (area) {
+      area.setAttribute("data-ask", (asked[area.id] || []).join(","));
+      if (asked[area.id]) C.checkMelds(area);
+    });
+  }
   function check(line) {
     return C.send(form.getAttribute("data-check-url"), {
       method: "POST",
@@ -80,7 +90,8 @@
             var cited = !v.rule || v.reason.indexOf("(" + v.rule + ")") >= 0;
             return C.say(area.id, label + v.reason + (cited ? "" : " (" + v.rule + ")"));
           }
-          if (!v.readings) return;
+          var wanted = (area.getAttribute("data-ask") || "").split(",");
+          if (!v.readings || wanted.indexOf(String(n)) < 0) return;
           box.appendChild(el("p", null, C.fill(T.which, { n: n })));
           v.readings.forEach(function (reading) {
             var b = el("button", null, reading.cards.join(" "));
@@ -100,5 +111,6 @@
   };
   $$("textarea[data-melds]").forEach(function (area) {
     area.addEventListener("change", function () { C.checkMelds(area); });
+    if (area.getAttribute("data-ask")) C.checkMelds(area);
   });
 })();
