@@ -48,7 +48,8 @@ def test_turn_page_initial_meld_value(client):
 
 
 def test_turn_page_bad_input_names_the_meld(client):
-    url = "/referee/turn?asked=1&game=rummikub&opened=1&after=R5 R6 *"
+    # Contract "Games and cards": asked where the initial meld's worth depends on the joker.
+    url = "/referee/turn?asked=1&game=rummikub&opened=0&after=R5 R6 *"
     html = client.get(url).get_data(as_text=True)
     assert 'id="turn-error"' in html
     assert "meld 1" in html
