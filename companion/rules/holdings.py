@@ -17,6 +17,7 @@ from companion.limits import MAX_POINTS
 from .cards import Card, Joker, Token, parse_card
 from .errors import Collector, EntryError
 from .messages import N_, NN_, register
+from .names import spelled
 from .seating import check_names, check_seats
 
 register(
@@ -195,9 +196,9 @@ def named_player(value: object, holdings: Sequence[Holding], what: str) -> str |
     if value is None:
         return None
     names = [h.name for h in holdings]
-    if not isinstance(value, str) or value.strip() not in names:
+    if not isinstance(value, str) or spelled(value) not in names:
         raise EntryError("not-a-player", field=what, key=what, name=value, names=", ".join(names))
-    return value.strip()
+    return spelled(value)
 
 
 def face_value(token: Token, joker: int, high: dict[int, int] | None = None) -> int:

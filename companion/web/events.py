@@ -36,6 +36,7 @@ from companion.db import get_session
 from companion.i18n import select_locale, translator
 from companion.models import Event
 from companion.rules import EntryError, games, get_game
+from companion.rules.names import spelled
 from companion.web.common import descriptor, qr_svg, sentence
 from companion.web.spreadsheet import csv_response
 
@@ -287,7 +288,7 @@ def join(edit: str) -> Response:
     return _act(
         edit,
         lambda s, e, r: events.add_entrant(s, e, name, r),
-        _("%(name)s takes part from the next session.", name=name.strip()),
+        _("%(name)s takes part from the next session.", name=spelled(name)),
     )
 
 
