@@ -189,3 +189,34 @@ def test_the_openapi_document_says_a_start_may_be_refused() -> None:
         answer = paths[path]["post"]["responses"]["429"]
         assert "Retry-After" in answer["headers"]
         assert re.search("address", answer["description"])
+
+
+def test_the_real_server_counts_across_its_workers(tmp_path) -> None:
+    """``companion serve`` with two workers: each start on a new connection may land on
+    either, and the third is refused all the same (no clock needed: an hour is long)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from live_server import serving
+
+    env = {
+        "COMPANION_INSTANCE_PATH": str(tmp_path / "instance"),
+        "COMPANION_WORKERS": "2",
+        "COMPANION_CREATE_LIMIT": "2/hour",
+    }
+    with serving(env) as server:
+        statuses = []
+        for _ in range(4):
+            ask = urllib.request.Request(
+                server.url + "/api/v1/matches",
+                data=json.dumps(MATCH).encode(),
+                headers={"Content-Type": "application/json", "Connection": "close"},
+            )
+            try:
+                with urllib.request.urlopen(ask, timeout=10) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as refused:
+                statuses.append(refused.code)
+                assert int(refused.headers["Retry-After"]) > 3500
+        assert statuses == [201, 201, 429, 429]
