@@ -39,6 +39,7 @@ from companion.limits import (
     MAX_MELDS,
     MAX_NAME,
     MAX_PLAYERS,
+    MAX_POINTS,
     MAX_ROUNDS,
     MAX_SESSIONS,
     MAX_TABLE,
@@ -91,6 +92,8 @@ Name = Annotated[str, StringConstraints(max_length=MAX_NAME)]
 Text = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
 CardText = Annotated[str, StringConstraints(max_length=MAX_CARD)]
 Whole = Annotated[int, Field(ge=-(10**9), le=10**9)]
+#: ``{"points": N}``: the rules core's own limit, refused in its own words (``_problem``).
+Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
 
 #: Fields every model leaves to the rules core to name when unknown (in its own words).
 OPEN = ConfigDict(strict=True, extra="allow")
@@ -101,7 +104,7 @@ class Counts(BaseModel):
     """The short form of what a player holds: ``{"points": N}`` or ``{"low": N, "high": M}``."""
 
     model_config = OPEN
-    points: Whole | None = None
+    points: Points | None = None
     low: Whole | None = None
     high: Whole | None = None
 
@@ -317,6 +320,8 @@ TYPE_CODES = {
     "string_too_long": "edge-text-too-long",
     "too_long": "edge-list-too-long",
 }
+#: A count of points refused for these is said as the rules core says it.
+POINTS_TYPES = frozenset({"int_type", "greater_than_equal", "less_than_equal"})
 #: A list too long, by the field that holds it: its own sentence, naming the player.
 LIST_CODES = {
     "players": ("too-many-players", MAX_PLAYERS),
@@ -377,6 +382,11 @@ def _problem(error: ErrorDetails, body: Any) -> Problem:
         if is_player and len(loc) == 4 and loc[2] == "melds":
             places["meld"] = int(loc[3]) + 1
             return Problem("meld-too-long", {"max": MAX_MELD_CARDS}, **places)
+    if loc[-1:] == ["points"] and kind in POINTS_TYPES:
+        # One limit, one sentence: the rules core's, "from 0 to 802", wherever it is read.
+        if player is not None:
+            places["field"] = str(loc[2])
+        return Problem("points-not-number", {"max": MAX_POINTS}, **places)
     code = TYPE_CODES.get(kind, "edge-unreadable")
     params: dict[str, Any] = {"field": _path(loc)}
     if code in ("edge-text-too-long", "edge-list-too-long"):

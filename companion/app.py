@@ -18,7 +18,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from jinja2 import TemplateNotFound
 from werkzeug.exceptions import HTTPException
 
-from companion import db, i18n, security
+from companion import db, i18n, ratelimit, security
 from companion.installed import template_loader
 from companion.limits import MAX_BODY
 
@@ -78,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
+    ratelimit.init_app(app, handle_http_error)  # after the views it limits are registered
     register_commands(app)
     return app
 
@@ -142,6 +143,8 @@ def _friendly(code: int) -> tuple[str, str]:
         return _("Not allowed"), _("This address cannot be used that way.")
     if code == 413:
         return _("Too much data"), _("That was more than a score sheet can hold.")
+    if code == 429:
+        return _("Too many new matches"), _("Try again later.")
     if code == 503:
         return _("Busy"), _("The app is busy. Try again in a moment.")
     if code >= 500:
@@ -162,9 +165,9 @@ def handle_http_error(err: HTTPException) -> tuple[Response | str, int, dict[str
         )
     elif (code < 500 or code == 503) and err.description != type(err).description:
         message = err.description or message  # a view's own words (abort(404, description=…))
-    # 503: the view said when to come back (ServiceUnavailable(retry_after=…)).
+    # 503, 429: when to come back (ServiceUnavailable(retry_after=…), companion.ratelimit).
     retry = getattr(err, "retry_after", None)
-    headers = {"Retry-After": str(retry)} if code == 503 and retry is not None else {}
+    headers = {"Retry-After": str(retry)} if code in (429, 503) and retry is not None else {}
     if _wants_json():
         body = {"error": {"message": message if code < 500 else title, "status": code}}
         return jsonify(body), code, headers

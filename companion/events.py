@@ -41,6 +41,7 @@ from companion.rules.events import (
     table_sizes,
 )
 from companion.rules.messages import ENGLISH, N_, NN_, register, render
+from companion.rules.names import clash, name_key, spelled, twin
 from companion.rules.seating import NAME_LIMIT
 
 register(
@@ -129,8 +130,8 @@ def started(tables: list[EventTable]) -> bool:
 
 def present(event: Event) -> list[str]:
     """The entrants who take part in the next session (EV-1: not withdrawn)."""
-    gone = {n.casefold() for n in event.withdrawn}
-    return [n for n in event.entrants if n.casefold() not in gone]
+    gone = {name_key(n) for n in event.withdrawn}
+    return [n for n in event.entrants if name_key(n) not in gone]
 
 
 def document(event: Event) -> dict[str, Any]:
@@ -456,21 +457,23 @@ def _seat(
 
 
 def add_entrant(session: Session, event: Event, name: object, revision: int | None = None) -> None:
-    """A late arrival (EV-1): seated from the next session on; a name twice is refused."""
-    if not isinstance(name, str) or not name.strip():
+    """A late arrival (EV-1): seated from the next session on; a name twice (or one that only
+    looks different, ``rules.names``) is refused, unless it is a withdrawn entrant's."""
+    typed = name if isinstance(name, str) else ""
+    name = spelled(typed)
+    if not name:
         raise EventError("event-name-missing", field="name", number=len(event.entrants) + 1)
-    name = name.strip()
     if len(name) > NAME_LIMIT:
         raise EventError("event-name-too-long", field="name", number=1, limit=NAME_LIMIT)
-    known = {n.casefold(): n for n in event.entrants}
-    if name.casefold() in known:
-        gone = {n.casefold() for n in event.withdrawn}
-        if name.casefold() in gone:  # back after withdrawing
+    known = twin(name, event.entrants)
+    if known is not None:
+        if twin(known, event.withdrawn) is not None:  # back after withdrawing
             with _writing(session, event, revision):
-                event.withdrawn = [n for n in event.withdrawn if n.casefold() != name.casefold()]
-                _log(event, "event-back", name=known[name.casefold()])
+                event.withdrawn = [n for n in event.withdrawn if name_key(n) != name_key(known)]
+                _log(event, "event-back", name=known)
             return
-        raise EventError("event-name-twice", field="name", rule="EV-1", name=name)
+        kind, params = clash(typed, known)
+        raise EventError(f"event-name-{kind}", field="name", rule="EV-1", **params)
     if len(event.entrants) >= MOST_ENTRANTS:
         raise EventError("event-entrant-count", rule="EV-1", count=len(event.entrants) + 1)
     with _writing(session, event, revision):
@@ -480,11 +483,11 @@ def add_entrant(session: Session, event: Event, name: object, revision: int | No
 
 def withdraw(session: Session, event: Event, name: object, revision: int | None = None) -> None:
     """An entrant leaves before the next session (EV-1); results already played stay."""
-    known = {n.casefold(): n for n in event.entrants}
-    if not isinstance(name, str) or name.strip().casefold() not in known:
+    known = twin(name, event.entrants) if isinstance(name, str) else None
+    if known is None:
         raise EventError("event-entrant-unknown", field="name", name=str(name))
-    name = known[name.strip().casefold()]
-    if name.casefold() in {n.casefold() for n in event.withdrawn}:
+    name = known
+    if twin(name, event.withdrawn) is not None:
         raise EventError("event-entrant-withdrawn", field="name", name=name)
     with _writing(session, event, revision):
         event.withdrawn = [*event.withdrawn, name]

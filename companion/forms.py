@@ -307,7 +307,10 @@ def round_form_class(game_id: str) -> type[RoundForm]:
     entry[desc.holding] = StringField()
     for count in desc.counts:
         entry[count.key] = IntegerField(
-            validators=[Optional(), NumberRange(0, count.limit)],
+            validators=[
+                Optional(),
+                NumberRange(0, count.limit, _l("a whole number from %(min)s to %(max)s")),
+            ],
         )
     player_entry = type(f"PlayerEntry_{game_id}", (Form,), entry)
     fields: dict[str, Any] = {

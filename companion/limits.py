@@ -50,6 +50,16 @@ MAX_TABLE = 60
 #: Cards in a list of loose cards: a table to put back, the first tiles dealt.
 MAX_CARDS = 300
 
+# --- Points ------------------------------------------------------------------------------
+
+#: The most points one rack or hand may be given as (``{"points": N}``, the round form's
+#: count): the API, the round form and the rules core refuse more, each in the same words,
+#: "from 0 to 802". No rack or hand holds more than the whole box, and the box worth most is
+#: Deluxe Rummy-O's (RO-1, RO-2): 1, 11, 12 and 13 count 10 and 2-10 their number, in four
+#: colours twice, with two jokers of 25. Rummikub's box is worth 788 (RK-21), Manipulation's
+#: two decks 730 (MR-8); tests/web/test_limits.py counts each box from the game's own deck.
+MAX_POINTS = 2 * 4 * (4 * 10 + sum(range(2, 11))) + 2 * 25
+
 # --- What a person types on a page -------------------------------------------------------
 
 #: A series length typed on the start page, and an event's rounds per session: a club

@@ -274,8 +274,17 @@ def _errors(*codes: int) -> dict[str, Any]:
         413: "The body is larger than the app takes.",
         422: "Bad input: the error object says what, naming player, meld and field.",
         428: "If-Match is required.",
+        429: (
+            "This client address has started as many matches and events as it may for now "
+            "(COMPANION_CREATE_LIMIT, per moving hour); Retry-After says when to try again."
+        ),
     }
-    return {str(code): _json(_ref("Error"), words[code]) for code in codes}
+    out = {str(code): _json(_ref("Error"), words[code]) for code in codes}
+    if 429 in codes:
+        out["429"]["headers"] = {
+            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
+        }
+    return out
 
 
 def _body(model: str, description: str) -> dict[str, Any]:
@@ -414,7 +423,7 @@ def document() -> dict[str, Any]:
                 "post": _match_op(
                     "Start a match",
                     201,
-                    (400, 413, 422),
+                    (400, 413, 422, 429),
                     headers={
                         "Location": {
                             "description": "The match's address (edit token).",
@@ -429,7 +438,7 @@ def document() -> dict[str, Any]:
                 "post": _event_op(
                     "Start an event (EV-1)",
                     201,
-                    (400, 413, 422),
+                    (400, 413, 422, 429),
                     parameters=[ACCEPT_LANGUAGE],
                     requestBody=_body("EventCreate", "The game, entrants and sessions."),
                 )

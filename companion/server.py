@@ -117,6 +117,33 @@ def check_port(host: str, port: int) -> None:
         raise SystemExit(1) from None
 
 
+def closing_refusals(app: Callable[..., Any]) -> Callable[..., Any]:
+    """``app``, except that the connection of a refused body (413) is closed after the answer.
+
+    A body over the limit is refused unread (on its Content-Length, or once a chunked body
+    passes the limit), so where the next request on that connection starts is unknown.
+    gunicorn would answer ``Connection: keep-alive`` and then, failing to skip the unread
+    body, drop the connection, so a client reusing it failed its next request. The answer
+    must say ``Connection: close``. gunicorn ignores a Connection header an app sends (a
+    WSGI app may not set hop-by-hop headers), so the server's own response object is told
+    to close: gunicorn's ``start_response`` is a method of it, ``force_close`` its switch.
+    """
+
+    def wrapped(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            if status.startswith("413"):
+                force_close = getattr(
+                    getattr(start_response, "__self__", None), "force_close", None
+                )
+                if callable(force_close):
+                    force_close()
+            return start_response(status, headers, exc_info)
+
+        return app(environ, start)
+
+    return wrapped
+
+
 def serve_app(
     app: Callable[..., Any],
     host: str,
@@ -154,7 +181,7 @@ def serve_app(
                 self.cfg.set(key, value)
 
         def load(self) -> Callable[..., Any]:
-            return app
+            return closing_refusals(app)
 
     check_port(host, port)
     Gunicorn().run()

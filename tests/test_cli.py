@@ -158,3 +158,23 @@ def test_DK_4_a_bad_card_on_a_rack_carries_the_player():
     code, out = run("score", "-", stdin=json.dumps(doc))
     assert code == 2
     assert (out["error"]["player"], out["error"]["card"]) == ("Anna", "X9")
+
+
+def test_the_points_short_form_is_refused_past_the_limit_in_the_same_words(tmp_path):
+    from companion.limits import MAX_POINTS
+
+    doc = {
+        "game": "rummy-o",
+        "went_out": "Béla",
+        "players": [
+            {"name": "Anna", "rack": {"points": MAX_POINTS + 1}},
+            {"name": "Béla", "rack": []},
+        ],
+    }
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, out = run("score", str(path))
+    assert code == 2
+    assert out["error"]["message"] == (
+        f"Anna's rack: points must be a whole number from 0 to {MAX_POINTS}"
+    )

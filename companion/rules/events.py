@@ -17,6 +17,7 @@ from typing import Any
 from .errors import Collector, EntryError, about
 from .game import Game, get_game
 from .messages import N_, register
+from .names import clash, name_key, spelled, twin
 from .seating import NAME_LIMIT
 from .series import match_document
 
@@ -31,6 +32,9 @@ register(
         "event-name-missing": N_("entrant {number} has no name"),
         "event-name-too-long": N_("entrant {number}'s name is longer than {limit} characters"),
         "event-name-twice": N_("{name} is entered twice; each entrant needs their own name"),
+        "event-name-alike": N_(
+            "“{other}” and “{name}” are the same name; each entrant needs their own name"
+        ),
         "event-sessions-not-list": N_("sessions must be a list, each with its tables"),
         "event-session-count": N_("an event has at most {most} sessions, not {count} ({rule})"),
         "event-session-not-object": N_('a session must be a JSON object with "tables"'),
@@ -279,7 +283,7 @@ def read_event(doc: object) -> Event:
             count=len(raw_sessions),
         )
     problems = Collector()
-    known = {n.casefold(): n for n in entrants}
+    known = {name_key(n): n for n in entrants}
     sessions = []
     for s, raw in enumerate(raw_sessions, start=1):
         if not isinstance(raw, Mapping) or not isinstance(raw.get("tables"), list):
@@ -305,21 +309,28 @@ def read_entrants(raw: object) -> tuple[str, ...]:
     if not 2 <= len(raw) <= MOST_ENTRANTS:
         raise EntryError("event-entrant-count", rule="EV-1", count=len(raw))
     problems = Collector()
-    seen: set[str] = set()
+    typed: list[str] = []
     out = []
-    for i, name in enumerate(raw, start=1):
-        if not isinstance(name, str) or not name.strip():
+    for i, given in enumerate(raw, start=1):
+        name = spelled(given) if isinstance(given, str) else ""
+        if not name:
             problems.add(EntryError("event-name-missing", number=i))
             continue
-        name = name.strip()
+        other = twin(given, typed)
         if len(name) > NAME_LIMIT:
             problems.add(EntryError("event-name-too-long", number=i, limit=NAME_LIMIT))
-        elif name.casefold() in seen:
-            problems.add(EntryError("event-name-twice", player=name, name=name, rule="EV-1"))
-        seen.add(name.casefold())
+        elif other is not None:
+            problems.add(entrant_twice(given, other))
+        typed.append(given)
         out.append(name)
     problems.raise_any()
     return tuple(out)
+
+
+def entrant_twice(name: str, other: str) -> EntryError:
+    """EV-1: ``name`` is refused, the same name as the entrant ``other`` (names.clash)."""
+    kind, params = clash(name, other)
+    return EntryError(f"event-name-{kind}", player=name.strip(), rule="EV-1", **params)
 
 
 def _read_table(
@@ -335,7 +346,7 @@ def _read_table(
     for name in players if isinstance(players, list) else []:
         if not isinstance(name, str):
             continue  # the match says what is wrong with it
-        key = name.strip().casefold()
+        key = name_key(name)
         if key not in known:
             problems.add(
                 EntryError("event-not-entrant", player=name, field="players", name=name.strip())
@@ -387,7 +398,7 @@ def event_standings(
     equal on all of them (unrounded) share a rank. A session not played scores 0 and counts as
     missed; a table still playing makes its players' lines provisional (EV-4).
     """
-    canonical = {n.casefold(): n for n in entrants}
+    canonical = {name_key(n): n for n in entrants}
     shares: dict[str, list[float | None]] = {n: [None] * len(sessions) for n in entrants}
     totals = dict.fromkeys(entrants, 0)
     won = dict.fromkeys(entrants, 0)
@@ -395,15 +406,15 @@ def event_standings(
     for s, results in enumerate(sessions):
         for result in results:
             ranking = [
-                (canonical[line["name"].casefold()], line["rank"]) for line in result["standings"]
+                (canonical[name_key(line["name"])], line["rank"]) for line in result["standings"]
             ]
             for name, share in session_shares(ranking).items():
                 shares[name][s] = 100 * share
             for name, total in result["totals"].items():
-                totals[canonical[name.casefold()]] += total
+                totals[canonical[name_key(name)]] += total
             for line in result["rounds"]:
                 for name in line.get("winners", ()):
-                    won[canonical[name.casefold()]] += 1
+                    won[canonical[name_key(name)]] += 1
             if not result["finished"]:
                 for name, _ in ranking:
                     provisional[name] = True

@@ -12,9 +12,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.limits import MAX_POINTS
+
 from .cards import Card, Joker, Token, parse_card
 from .errors import Collector, EntryError
 from .messages import N_, NN_, register
+from .names import spelled
 from .seating import check_names, check_seats
 
 register(
@@ -28,7 +31,7 @@ register(
             'nothing entered; give the cards left, or {{"points": N}} for their value'
         ),
         "holding-not-list": N_('a list of cards, or {{"points": N}} for the counted value'),
-        "points-not-number": N_("points must be a whole number, 0 or more"),
+        "points-not-number": N_("points must be a whole number from 0 to {max}"),
         "joker-stands-in-holding": N_("a joker left over stands for nothing yet; write it as *"),
         "too-many-jokers": NN_(
             "more than {most} joker in the round ({rule})",
@@ -139,8 +142,8 @@ def _read_one(
         if set(cards) != {"points"}:
             raise EntryError("holding-not-list")
         points = cards["points"]
-        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 10**6:
-            raise EntryError("points-not-number")
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= MAX_POINTS:
+            raise EntryError("points-not-number", max=MAX_POINTS)
         return Holding(name, None, points)
     if not isinstance(cards, list):
         raise EntryError("holding-not-list")
@@ -193,9 +196,9 @@ def named_player(value: object, holdings: Sequence[Holding], what: str) -> str |
     if value is None:
         return None
     names = [h.name for h in holdings]
-    if not isinstance(value, str) or value.strip() not in names:
+    if not isinstance(value, str) or spelled(value) not in names:
         raise EntryError("not-a-player", field=what, key=what, name=value, names=", ".join(names))
-    return value.strip()
+    return spelled(value)
 
 
 def face_value(token: Token, joker: int, high: dict[int, int] | None = None) -> int:

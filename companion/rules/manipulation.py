@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.limits import MAX_POINTS
+
 from .cards import Deck, Token
 from .errors import Collector, EntryError
 from .game import Choice, Column, Count, Decision, RoundOutcome
@@ -69,7 +71,7 @@ class Manipulation(LeftoverGame):
     clause_prefixes = ("MR", "DM")
     deck = MANIPULATION
     holding = "hand"
-    counts = (Count("points", N_("Points in hand"), 999),)
+    counts = (Count("points", N_("Points in hand"), MAX_POINTS),)
     endings = (
         Choice("knocked", N_("Who knocked?"), N_("Nobody knocked"), "MR-9"),
         Choice("went_out", N_("Who played all their cards?"), N_("Nobody went out"), "MR-14"),

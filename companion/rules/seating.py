@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .errors import EntryError
 from .messages import N_, register
+from .names import clash, spelled, twin
 
 NAME_LIMIT = 40  # contract
 
@@ -20,6 +21,9 @@ register(
         "name-missing": N_("player {number} has no name"),
         "name-too-long": N_("player {number}'s name is longer than {limit} characters"),
         "name-twice": N_("the name {name} is used twice; each player needs their own name"),
+        "name-alike": N_(
+            "“{other}” and “{name}” are the same name; each player needs their own name"
+        ),
         "seats-differ": N_(
             "the round's players must be the match's players in the same seat order: {names}"
         ),
@@ -36,24 +40,29 @@ def check_names(
 ) -> tuple[str, ...]:
     """Unique, non-empty names of at most 40 characters, as many as the game allows.
 
-    ``game`` is the game's name, translated when the problem is rendered.
+    Each name as ``names.spelled`` keeps it; two that only look different are one name
+    (``names.name_key``), refused in words that show both spellings. ``game`` is the game's
+    name, translated when the problem is rendered.
     """
     low, high = players
     if not low <= len(names) <= high:
         raise EntryError(
             "player-count", rule=rule, game_name=game, low=low, high=high, count=len(names)
         )
-    seen: set[str] = set()
-    out = []
-    for i, name in enumerate(names, start=1):
-        if not isinstance(name, str) or not name.strip():
+    typed: list[str] = []
+    out: list[str] = []
+    for i, raw in enumerate(names, start=1):
+        name = spelled(raw) if isinstance(raw, str) else ""
+        if not name:
             raise EntryError("name-missing", number=i)
-        name = name.strip()
         if len(name) > NAME_LIMIT:
             raise EntryError("name-too-long", player=name, number=i, limit=NAME_LIMIT)
-        if name.casefold() in seen:
-            raise EntryError("name-twice", player=name, name=name)
-        seen.add(name.casefold())
+        assert isinstance(raw, str)
+        other = twin(raw, typed)
+        if other is not None:
+            kind, params = clash(raw, other)
+            raise EntryError(f"name-{kind}", player=raw.strip(), **params)
+        typed.append(raw)
         out.append(name)
     return tuple(out)
 

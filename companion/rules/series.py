@@ -12,6 +12,7 @@ from typing import Any
 from .errors import EntryError, about
 from .game import Game, RoundOutcome, get_game
 from .messages import N_, register
+from .names import spelled
 from .seating import RoundLine, check_names, dealer_of, left_of, running, standings
 
 register(
@@ -81,10 +82,11 @@ def match_document(doc: object) -> dict[str, Any]:
         raise EntryError("match-players-not-list", field="players")
     with about(field="players"):
         seats = check_names(raw_names, players=game.seats, rule=game.seats_rule, game=game.name)
-    first = doc.get("first_dealer", seats[0])
+    given = doc.get("first_dealer", seats[0])
+    first = spelled(given) if isinstance(given, str) else given  # as the seats are read
     if first not in seats:
         raise EntryError(
-            "first-dealer-unknown", field="first_dealer", name=first, names=", ".join(seats)
+            "first-dealer-unknown", field="first_dealer", name=given, names=", ".join(seats)
         )
     rounds = doc.get("rounds", [])
     if not isinstance(rounds, list):

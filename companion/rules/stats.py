@@ -5,8 +5,8 @@ Nothing is scored twice by hand here: each match document goes through ``match_d
 through its game's ``score_round`` (the round result, whose ``awards`` say who won which
 bonus card, R17-17). The figures only count and add what those results say.
 
-A player is the same person across matches when the names match ignoring case and spaces
-(as ``check_names`` compares them within one match); the spelling shown is the first one met,
+A player is the same person across matches when theirs is the same name (``names.name_key``,
+as ``check_names`` compares them within one match); the spelling shown is the first one met,
 so with matches given newest first it is the latest.
 """
 
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .game import get_game
+from .names import name_key
 from .series import match_document
 
 
@@ -96,8 +97,9 @@ class _Tally:
 
 
 def same_player(name: str) -> str:
-    """The key under which a name is the same person: case and spaces ignored."""
-    return " ".join(name.split()).casefold()
+    """The key under which a name is the same person: the same name (``names.name_key``:
+    case, spaces, invisible characters and compatibility forms ignored)."""
+    return name_key(name)
 
 
 def across_matches(matches: Iterable[tuple[str, Mapping[str, Any]]]) -> tuple[GameFigures, ...]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from companion.limits import MAX_POINTS
+
 from .cards import Token
 from .errors import Collector, EntryError
 from .game import (
@@ -99,7 +101,7 @@ class RackGame(LeftoverGame):
 
     seats = (2, 4)
     holding = "rack"
-    counts = (Count("points", N_("Points on the rack"), 999),)
+    counts = (Count("points", N_("Points on the rack"), MAX_POINTS),)
     round_keys = frozenset({"game", "players", "went_out", "options"})
     first_seat = "starter"
     columns = (Column("rack_value", N_("Rack"), "-"), Column("score", N_("Score")))

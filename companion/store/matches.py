@@ -41,6 +41,7 @@ from companion.limits import MAX_TITLE
 from companion.models import Change, Match, Round, utcnow
 from companion.rules import EntryError, get_game, left_of, match_document
 from companion.rules.errors import about
+from companion.rules.names import spelled
 from companion.store.changes import RESTORED, diff_rounds, record, record_start, undoable
 from companion.store.errors import ConflictError, StaleRevision
 from companion.store.once import Once, remember
@@ -172,7 +173,7 @@ def create_match(
     with about(field="game"):
         kind = get_game(game)
     if isinstance(first_dealer, str):
-        first_dealer = first_dealer.strip()
+        first_dealer = spelled(first_dealer)  # as the seats are kept (rules.names)
     if isinstance(players, list | tuple):
         players = [p.strip() if isinstance(p, str) else p for p in players]
     title = _title(title)

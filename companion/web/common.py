@@ -19,6 +19,7 @@ from companion.forms import RoundForm
 from companion.i18n import translator
 from companion.models import Match
 from companion.rules import Card, Description, Game, Problem, Translator, games, get_game
+from companion.rules.names import name_key
 
 FORM = "form"  # where a problem about no field in particular is shown: the top of the form
 
@@ -222,9 +223,9 @@ def _target(problem: Problem, form: RoundForm, tr: Translator) -> tuple[str, str
 def _seat(names: list[str], player: str | None) -> int | None:
     if player is None:
         return None
-    folded = [n.casefold() for n in names]
-    key = player.strip().casefold()
-    return folded.index(key) if key in folded else None
+    keys = [name_key(n) for n in names]
+    key = name_key(player)
+    return keys.index(key) if key in keys else None
 
 
 def merge(*placed: Mapping[str, list[str]]) -> dict[str, list[str]]:

@@ -11,8 +11,6 @@ database).
 
 from __future__ import annotations
 
-import csv
-import io
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +25,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_file,
     url_for,
 )
 from flask_babel import gettext as _
@@ -39,7 +36,9 @@ from companion.db import get_session
 from companion.i18n import select_locale, translator
 from companion.models import Event
 from companion.rules import EntryError, games, get_game
+from companion.rules.names import spelled
 from companion.web.common import descriptor, qr_svg, sentence
+from companion.web.spreadsheet import csv_response
 
 bp = Blueprint("events", __name__)
 
@@ -289,7 +288,7 @@ def join(edit: str) -> Response:
     return _act(
         edit,
         lambda s, e, r: events.add_entrant(s, e, name, r),
-        _("%(name)s takes part from the next session.", name=name.strip()),
+        _("%(name)s takes part from the next session.", name=spelled(name)),
     )
 
 
@@ -327,13 +326,7 @@ def standings_csv(view: str) -> Response:
     """The standings as a spreadsheet (EV-6)."""
     event = _view(view)
     head, rows = _standings_rows(event)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(head)
-    writer.writerows(rows)
-    data = io.BytesIO(out.getvalue().encode("utf-8-sig"))
-    name = (event.title or _("Standings")).replace("/", "-")
-    return send_file(data, mimetype="text/csv", as_attachment=True, download_name=f"{name}.csv")
+    return csv_response([head, *rows], event.title or _("Standings"), "standings")
 
 
 def _pdf(data: bytes, name: str) -> Response:

@@ -33,6 +33,7 @@ from companion.forms import WHOLE, ConfirmForm, MatchForm
 from companion.i18n import gw, select_locale, translator
 from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
+from companion.rules.names import name_key
 from companion.web import offline
 from companion.web.common import (
     by_edit,
@@ -180,8 +181,7 @@ def _place_start_error(form: MatchForm, err: EntryError) -> None:
             continue
         # Last first: of two equal names, the second one is the one to change.
         for entry in reversed(form.names):
-            name = (entry.data or "").strip().casefold()
-            if problem.player and name == problem.player.strip().casefold():
+            if problem.player and name_key(entry.data or "") == name_key(problem.player):
                 entry.errors = [*entry.errors, text]
                 break
         else:

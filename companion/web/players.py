@@ -7,13 +7,10 @@ documents); this module only finds the matches, names the bonus cards and draws 
 
 from __future__ import annotations
 
-import csv
-import io
-import re
 from typing import Any
 
 from babel.numbers import format_decimal
-from flask import Blueprint, render_template, send_file, url_for
+from flask import Blueprint, render_template, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -25,6 +22,7 @@ from companion.rules import get_game
 from companion.rules.stats import GameFigures, across_matches
 from companion.web.chart import totals_chart
 from companion.web.common import by_edit, by_view, descriptor, device_matches, game_of
+from companion.web.spreadsheet import csv_response
 
 bp = Blueprint("players", __name__)
 bp.add_app_template_global(totals_chart)
@@ -98,44 +96,18 @@ def _csv(match: Match) -> Response:
     players = list(match.players)
     # RK-2, RO-3: where nobody deals, the column says who started the round.
     starter = game.first_seat == "starter"
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
     header = [gw(game, "Round"), _("Starts") if starter else _("Dealer")]
     for name in players:
-        header += [text_cell(name), text_cell(_("%(name)s (total)", name=name))]
-    writer.writerow(header)
+        header += [name, _("%(name)s (total)", name=name)]
+    rows: list[list[object]] = [header]
     for line in result["rounds"]:
-        row: list[object] = [
-            line["number"],
-            text_cell(line["starts"] if starter else line["dealer"]),
-        ]
+        row: list[object] = [line["number"], line["starts"] if starter else line["dealer"]]
         for name in players:
             row += [line["scores"][name], line["totals"][name]]
-        writer.writerow(row)
+        rows.append(row)
     if "end_bonus" in result:  # MR-16: the end bonuses, and the totals that include them
         row = [_("End bonus"), ""]
         for name in players:
             row += [result["end_bonus"][name], result["totals"][name]]
-        writer.writerow(row)
-    # UTF-8 with a byte order mark: spreadsheet apps then read accents and Cyrillic right.
-    data = io.BytesIO(out.getvalue().encode("utf-8-sig"))
-    response = send_file(
-        data,
-        mimetype="text/csv",
-        as_attachment=True,
-        download_name=f"{file_name(match.title or _(game.name))}.csv",
-        max_age=0,
-    )
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-
-
-def text_cell(text: str) -> str:
-    """A name as a spreadsheet cell: one a spreadsheet would run as a formula is quoted."""
-    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
-
-
-def file_name(title: str) -> str:
-    """A file name from a match title: letters kept (any script), separators as dashes."""
-    name = re.sub(r"[\s/\\:*?\"<>|]+", "-", title).strip("-.")
-    return name or "match"
+        rows.append(row)
+    return csv_response(rows, match.title or _(game.name), "match")

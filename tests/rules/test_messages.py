@@ -50,6 +50,7 @@ SAMPLES: dict[str, object] = {
     "method": "swiss",
     "methods": "draw, standings",
     "low": 1,
+    "max": 802,
     "most": 2,
     "name": "Zoli",
     "names": "Anna, Béla",

@@ -90,6 +90,73 @@ def test_a_chunked_body_over_the_limit_is_refused(server):
     assert status == 413
 
 
+def whole_answer(conn: socket.socket) -> tuple[bytes, bytes]:
+    """One response read whole from ``conn``: its head (lower case) and its body."""
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = conn.recv(65536)
+        assert chunk, f"closed before the head was complete: {answer!r}"
+        answer += chunk
+    head, body = answer.split(b"\r\n\r\n", 1)
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        assert chunk, "closed before the body was complete"
+        body += chunk
+    return head.lower(), body
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [
+        ("/api/v1/matches", "application/json"),
+        ("/start/rummy17", "application/x-www-form-urlencoded"),
+    ],
+)
+def test_a_refused_body_says_connection_close_and_closes_it(server, path, content_type):
+    """The body was never read, so the next request's start on this connection is unknown:
+    the answer says ``Connection: close`` (a client then opens a new connection for its next
+    request instead of failing on a dropped one) and the server closes it."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        conn.sendall(head(path, content_type, str(HUGE)).encode("latin-1") + b"{}")
+        answer_head, _body = whole_answer(conn)
+        assert answer_head.startswith(b"http/1.1 413")
+        assert b"\r\nconnection: close" in answer_head
+        assert b"keep-alive" not in answer_head
+        assert conn.recv(65536) == b""  # closed by the server, as it said
+
+
+def test_a_refused_chunked_body_says_connection_close_too(server):
+    piece = b"x" * 65536
+    chunk = f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        conn.sendall(head("/api/v1/matches", "application/json", None).encode("latin-1"))
+        try:
+            for _ in range(2 * LIMIT // len(piece) + 2):
+                conn.sendall(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer_head, _body = whole_answer(conn)
+        assert answer_head.startswith(b"http/1.1 413")
+        assert b"\r\nconnection: close" in answer_head
+
+
+def test_a_kept_alive_connection_serves_the_next_request(server):
+    """The other side of the coin: an accepted request keeps its connection for the next."""
+    body = b'{"game": "rummikub", "players": ["Anna", "Cili"], "first_dealer": "Cili"}'
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        for _ in range(2):
+            conn.sendall(head("/api/v1/matches", "application/json", str(len(body))).encode())
+            conn.sendall(body)
+            answer_head, _body = whole_answer(conn)
+            assert answer_head.startswith(b"http/1.1 201")
+            assert b"\r\nconnection: keep-alive" in answer_head
+
+
 def test_a_body_under_the_limit_is_still_read(server):
     body = b'{"game": "rummikub", "players": ["Anna", "B\\u00e9la"], "first_dealer": "Anna"}'
     status, answer = exchange(

@@ -222,6 +222,18 @@ def test_table_cards_sheets_and_standings_on_paper_and_in_a_spreadsheet(app, cli
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
 
 
+def test_a_hostile_entrant_is_text_in_the_standings_csv(app, client):
+    hostile = ['=HYPERLINK("http://x")', "@SUM(A1)", "+1", "-2+3"]
+    edit = start(client, [*hostile, "Anna", "Béla"])
+    seat(client, edit, 1)
+    view = event_of(app, edit).view_token
+    body = client.get(f"/ev/{view}/standings.csv").data.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(body)))
+    names = [row[1] for row in rows[1:]]
+    assert sorted(names) == sorted([f"'{n}" for n in hostile] + ["Anna", "Béla"])
+    assert all(row[0].isdigit() for row in rows[1:])  # ranks stay numbers
+
+
 def test_the_projector_page_and_the_read_only_page_show_no_organiser_controls(app, client):
     edit = start(client)
     seat(client, edit, 1)

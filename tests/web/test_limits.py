@@ -11,9 +11,9 @@ import pytest
 from samples import PLAYERS, sample_round
 from test_fuzz import HOSTILE_TEXT, RAW
 
-from companion import api_models, store
+from companion import api_models, limits, store
 from companion.db import get_session
-from companion.rules import games
+from companion.rules import EntryError, games, parse_card, score_document
 
 
 @pytest.fixture
@@ -89,6 +89,54 @@ def test_sizes_are_refused_at_the_edge_with_the_field(client):
     doc = {"game": "rummikub", "players": PLAYERS, "rounds": rounds}
     error = client.post("/api/v1/match", json=doc).get_json()["error"]
     assert error["code"] == "too-many-rounds"
+
+
+def test_one_points_limit_and_one_message_in_the_api_the_form_and_the_rules_core(app, client):
+    """``{"points": N}``: 0 to ``limits.MAX_POINTS`` wherever it is read, said the same way."""
+    most = limits.MAX_POINTS
+    said = f"Anna's rack: points must be a whole number from 0 to {most}"
+    for points in (most + 1, 10**9, 10**9 + 1, -1):
+        doc = sample_round("rummikub", players=["Anna", "Béla"])
+        doc["players"][0]["rack"] = {"points": points}
+        error = client.post("/api/v1/score", json=doc).get_json()["error"]
+        assert (error["code"], error["message"]) == ("points-not-number", said), points
+        with pytest.raises(EntryError) as refused:
+            score_document(doc)
+        assert refused.value.code == "points-not-number"
+        assert refused.value.first.message() == said
+    doc["players"][0]["rack"] = {"points": most}
+    assert client.post("/api/v1/score", json=doc).status_code == 200
+    with app.app_context():
+        match = store.create_match(
+            get_session(), game="rummikub", players=["Anna", "Béla"], first_dealer="Anna", games=2
+        )
+        edit = match.edit_token
+    form = f"/m/{edit}/rounds/new"
+    page = client.post(form, data={"players-0-points": str(most + 1), "went_out": "Béla"})
+    assert page.status_code == 422
+    assert f"a whole number from 0 to {most}" in placed(
+        page.get_data(as_text=True), "players-0-points"
+    )
+    assert f'max="{most}"' in client.get(form).get_data(as_text=True)
+
+
+def test_the_points_limit_is_the_most_a_whole_box_is_worth():
+    """No rack or hand holds more than the whole box; the box worth most sets the limit."""
+    worth = {}
+    for game in games():
+        if "points" not in [c.key for c in game.describe().counts]:
+            continue
+        deck, box = game.deck, game.limits({"players": ["A", "B", "C"]})
+        tiles = [
+            deck.value_text(v) + c if deck.suit_last else c + deck.value_text(v)
+            for c in deck.colours
+            for v in range(deck.low, deck.high + 1)
+        ]
+        worth[game.id] = box.copies * sum(game.worth(parse_card(t, game.id)) for t in tiles)
+        worth[game.id] += box.jokers * game.worth(parse_card("*", game.id))
+        assert [c.limit for c in game.describe().counts] == [limits.MAX_POINTS]
+    assert worth == {"rummikub": 788, "rummy-o": 802, "manipulation": 730}
+    assert limits.MAX_POINTS == max(worth.values()) == 802
 
 
 def test_the_match_page_shows_the_latest_history_and_pages_the_rest(app, client):

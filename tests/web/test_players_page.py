@@ -230,6 +230,20 @@ def test_a_name_a_spreadsheet_would_run_is_written_as_text(client: FlaskClient, 
     assert rows[1][2:] == ["7", "7", "-7", "-7"]  # numbers stay numbers
 
 
+#: Names a spreadsheet would run as a formula (OWASP "CSV injection"), each a legal name.
+HOSTILE = ['=HYPERLINK("http://x")', "@SUM(A1)", "+1", "-2+3"]
+
+
+def test_every_hostile_name_is_text_in_the_match_csv(client: FlaskClient, app: Flask) -> None:
+    edit = start(client, "rummikub", HOSTILE)
+    play(app, edit, [tiles(HOSTILE[0], {HOSTILE[0]: 0, **dict.fromkeys(HOSTILE[1:], 7)})])
+    rows = read_csv(client.get(f"/m/{edit}/export.csv").get_data())
+    assert rows[0][2::2] == [f"'{n}" for n in HOSTILE]
+    assert all(cell.startswith("'") for cell in rows[0][3::2])  # "=… (total)" too
+    assert rows[1][1] == "'" + result_of(app, edit)["rounds"][0]["starts"]
+    assert rows[1][2:4] == ["21", "21"] and rows[1][4:6] == ["-7", "-7"]  # numbers stay numbers
+
+
 def test_csv_of_an_unknown_match_is_404(client: FlaskClient) -> None:
     assert client.get("/m/nothing-here/export.csv").status_code == 404
     assert client.get("/v/nothing-here/export.csv").status_code == 404

@@ -16,6 +16,7 @@ from ..cards import Card, Joker, Token, parse_card
 from ..errors import Collector, EntryError, about
 from ..game import check_round_keys, get_game, round_object
 from ..messages import ENGLISH, N_, NN_, Translator, register
+from ..names import spelled
 from ..seating import check_names, check_seats
 from .bonus import BONUS_CARDS, Award
 from .melds import Meld, MeldError, analyse_meld, resolve
@@ -429,7 +430,7 @@ def _read_ending(
             )
         return None, None, True
     by_name = {s.name: s for s in seats}
-    if not isinstance(went_out, str) or went_out.strip() not in by_name:
+    if not isinstance(went_out, str) or spelled(went_out) not in by_name:
         problems.add(
             EntryError(
                 "not-a-player",
@@ -440,7 +441,7 @@ def _read_ending(
             )
         )
         return None, None, False
-    went_out = went_out.strip()
+    went_out = spelled(went_out)
     hand = by_name[went_out].hand
     if hand.size:
         problems.add(

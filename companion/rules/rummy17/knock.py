@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import EntryError, Problem
 from ..messages import ENGLISH, N_, Translator, register
+from ..names import spelled
 from ..seating import check_names
 from . import play
 
@@ -37,11 +38,11 @@ KNOCK_KEYS = ("players", "current", "discarded_by", "knocks")
 
 def _player(doc: Mapping[str, Any], field: str, names: tuple[str, ...]) -> str:
     value = doc.get(field)
-    if not isinstance(value, str) or value.strip() not in names:
+    if not isinstance(value, str) or spelled(value) not in names:
         raise EntryError(
             "knock-not-a-player", field=field, key=field, name=value, names=", ".join(names)
         )
-    return value.strip()
+    return spelled(value)
 
 
 def knock_document(doc: object, tr: Translator = ENGLISH) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.limits import MAX_POINTS
 from companion.rules.cards import Token
 from companion.rules.errors import EntryError
 from companion.rules.game import Choice, Column, Count, Decision, Game, RoundOutcome
@@ -56,7 +57,7 @@ class GinRummy(LeftoverGame):
     clause_prefixes = ("GR",)
     deck = DECK
     holding = "hand"
-    counts = (Count("points", N_("Deadwood"), 999),)
+    counts = (Count("points", N_("Deadwood"), MAX_POINTS),)
     endings = (Choice("went_out", N_("Who knocked?"), None, "GR-4"),)
     first_seat_rule = "GR-2"
     first_question = N_("Who deals first?")
