@@ -33,6 +33,7 @@ from companion.limits import (
     MAX_CARDS,
     MAX_ENTRANTS,
     MAX_GAMES,
+    MAX_HAND_CARDS,
     MAX_HELD,
     MAX_IDS,
     MAX_MELD_CARDS,
@@ -94,6 +95,8 @@ CardText = Annotated[str, StringConstraints(max_length=MAX_CARD)]
 Whole = Annotated[int, Field(ge=-(10**9), le=10**9)]
 #: ``{"points": N}``: the rules core's own limit, refused in its own words (``_problem``).
 Points = Annotated[int, Field(ge=0, le=MAX_POINTS)]
+#: ``{"low": N, "high": M}``: as many cards as a hand can hold, refused in the core's words.
+HandCards = Annotated[int, Field(ge=0, le=MAX_HAND_CARDS)]
 
 #: Fields every model leaves to the rules core to name when unknown (in its own words).
 OPEN = ConfigDict(strict=True, extra="allow")
@@ -105,8 +108,8 @@ class Counts(BaseModel):
 
     model_config = OPEN
     points: Points | None = None
-    low: Whole | None = None
-    high: Whole | None = None
+    low: HandCards | None = None
+    high: HandCards | None = None
 
 
 def _holding_kind(value: Any) -> str | None:
@@ -387,6 +390,11 @@ def _problem(error: ErrorDetails, body: Any) -> Problem:
         if player is not None:
             places["field"] = str(loc[2])
         return Problem("points-not-number", {"max": MAX_POINTS}, **places)
+    if loc[-1:] in (["low"], ["high"]) and kind in POINTS_TYPES:
+        if player is not None:
+            places["field"] = str(loc[2])
+        counted = {"key": loc[-1], "max": MAX_HAND_CARDS}
+        return Problem("hand-count-not-number", counted, **places)
     code = TYPE_CODES.get(kind, "edge-unreadable")
     params: dict[str, Any] = {"field": _path(loc)}
     if code in ("edge-text-too-long", "edge-list-too-long"):

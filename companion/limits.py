@@ -60,6 +60,11 @@ MAX_CARDS = 300
 #: two decks 730 (MR-8); tests/web/test_limits.py counts each box from the game's own deck.
 MAX_POINTS = 2 * 4 * (4 * 10 + sum(range(2, 11))) + 2 * 25
 
+#: The most cards of one kind a hand may be given as (``{"low": N, "high": M}``): Rummy 17's
+#: box holds 85 number cards (R17-1), so no hand holds more. The API, the round form and the
+#: rules core refuse more, each in the same words, "from 0 to 85".
+MAX_HAND_CARDS = 85
+
 # --- What a person types on a page -------------------------------------------------------
 
 #: A series length typed on the start page, and an event's rounds per session: a club

@@ -120,6 +120,22 @@ def test_one_points_limit_and_one_message_in_the_api_the_form_and_the_rules_core
     assert f'max="{most}"' in client.get(form).get_data(as_text=True)
 
 
+def test_one_card_count_limit_and_one_message_in_the_api_and_the_rules_core(client):
+    """``{"low": N, "high": M}``: 0 to ``limits.MAX_HAND_CARDS`` (the 85 cards of Rummy 17's
+    box, R17-1), the same words from the API and the rules core."""
+    most = limits.MAX_HAND_CARDS
+    assert most == 85
+    for count in (most + 1, 10**9, 10**9 + 1, -1):
+        doc = sample_round("rummy17", players=["Anna", "Béla"])
+        doc["players"][1]["hand"] = {"low": count, "high": 1}
+        said = f"Béla's hand: low must be a whole number of cards from 0 to {most}"
+        error = client.post("/api/v1/score", json=doc).get_json()["error"]
+        assert (error["code"], error["message"]) == ("hand-count-not-number", said), count
+        with pytest.raises(EntryError) as refused:
+            score_document(doc)
+        assert refused.value.first.message() == said
+
+
 def test_the_points_limit_is_the_most_a_whole_box_is_worth():
     """No rack or hand holds more than the whole box; the box worth most sets the limit."""
     worth = {}

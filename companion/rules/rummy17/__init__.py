@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..description import Description
 
+from companion.limits import MAX_HAND_CARDS
+
 from ..game import Choice, Column, Count, Decision, Game, RoundOutcome
 from ..messages import ENGLISH, N_, Translator
 from .bonus import BONUS_CARDS
@@ -37,7 +39,10 @@ class Rummy17(Game):
     deck = RUMMY17
     holding = "hand"
     jokers_held = False  # D17-8: no joker in a hand (R17-13)
-    counts = (Count("low", N_("Cards 1–9"), 85), Count("high", N_("Cards 10–17"), 85))
+    counts = (
+        Count("low", N_("Cards 1–9"), MAX_HAND_CARDS),
+        Count("high", N_("Cards 10–17"), MAX_HAND_CARDS),
+    )
     melds_entered = True
     numbers = {"meld_least": MELD_LEAST}  # R17-9: the walker adds a run once it is this long
     opened_rule = "R17-10"

@@ -12,6 +12,8 @@ from dataclasses import replace
 from itertools import islice, product
 from typing import Any
 
+from companion.limits import MAX_HAND_CARDS
+
 from ..cards import Card, Joker, Token, parse_card
 from ..errors import Collector, EntryError, about
 from ..game import check_round_keys, get_game, round_object
@@ -43,7 +45,7 @@ register(
         "hand-unknown-field": N_(
             'unknown field {key!r}; the short form of a hand is {{"low": N, "high": M}}'
         ),
-        "hand-count-not-number": N_("{key} must be a whole number of cards, 0 or more"),
+        "hand-count-not-number": N_("{key} must be a whole number of cards from 0 to {max}"),
         "joker-in-hand": N_(
             "{card} is a joker, and a joker never stays in a hand: it is melded the turn it is "
             "taken ({rule})"
@@ -168,8 +170,8 @@ def _read_hand(raw: object, problems: Collector) -> Hand:
         counts = []
         for key in ("low", "high"):
             n = raw.get(key, 0)
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                problems.add(EntryError("hand-count-not-number", key=key))
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_HAND_CARDS:
+                problems.add(EntryError("hand-count-not-number", key=key, max=MAX_HAND_CARDS))
                 n = 0
             counts.append(n)
         return Hand(counts[0], counts[1])
