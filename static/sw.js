@@ -32,8 +32,15 @@ var PRECACHE = [
 ];
 
 self.addEventListener("install", function (event) {
+  // Saves go straight to the network, without this worker: no worker to start or wait for
+  // first, so a save tapped just before switching tabs leaves at once (Chromium's static
+  // routing, where the browser has it; elsewhere the fetch handler below lets posts pass).
+  var routed = event.addRoutes
+    ? event.addRoutes([{ condition: { requestMethod: "POST" }, source: "network" }]).catch(function () { })
+    : Promise.resolve();
   event.waitUntil(
-    caches.open(STATIC).then(function (cache) { return cache.addAll(PRECACHE); })
+    routed.then(function () { return caches.open(STATIC); })
+      .then(function (cache) { return cache.addAll(PRECACHE); })
       .then(function () { return self.skipWaiting(); })
   );
 });

@@ -204,9 +204,12 @@
         at: Date.now(),
         state: "waiting"
       };
+      // The save leaves first, before any bookkeeping: nothing on its way waits for a timer
+      // or an animation frame, which a page in the background gets late or never.
+      var sent = send(item);
       submitter.disabled = true;
       root.setAttribute("data-sending", ""); // until the next page, or kept in the outbox
-      send(item).then(function (result) {
+      sent.then(function (result) {
         submitter.disabled = false;
         if (result === "saved") {
           outbox.drop(item.key).then(function () { location.href = board; });
