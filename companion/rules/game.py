@@ -82,7 +82,9 @@ class Column:
 
     key: str  # the key in the round result's player entry
     label: str
-    sign: str = ""  # "-" written as a penalty, "+" as a gain, "" as it is
+    #: "-" written as a penalty, "+" as a gain, "" a score as it is (signed), "=" a count as
+    #: the table counted it (a rack that is no penalty: RO-12, MR-11)
+    sign: str = ""
 
 
 @dataclass(frozen=True)

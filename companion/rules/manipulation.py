@@ -82,7 +82,7 @@ class Manipulation(LeftoverGame):
     rounds_per_player = False
     series_rule = "MR-16"
     columns = (
-        Column("hand_value", N_("Hand"), "-"),
+        Column("hand_value", N_("Hand"), "="),  # MR-11: counted, never taken off (DM-2)
         Column("undercut", N_("Undercut"), "+"),
         Column("went_out_bonus", N_("Going out"), "+"),
         Column("score", N_("Score")),

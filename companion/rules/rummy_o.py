@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import Card, Deck, Token
-from .game import Choice, Decision
+from .game import Choice, Column, Decision
 from .holdings import Holding, face_value
 from .messages import N_, P_
 from .tile_melds import Style, TurnRules
@@ -55,6 +55,8 @@ class RummyO(RackGame):
     limits_rule = "DO-6"
     opened_rule = "RO-6"
     numbers = {"joker": JOKER, "high_tile": HIGH_TILE}  # RO-2
+    # RO-12: a rack is what the winner collects, never taken off its holder (0, not -48).
+    columns = (Column("rack_value", N_("Rack"), "="), Column("score", N_("Score")))
     meld_style = Style("RO-4", "RO-5", "DO-2", False, 2, "RO-9", "RO-1")
     turn_rules = TurnRules(
         left_table="RO-8",

@@ -104,6 +104,7 @@ def _rows(
         lines = []
         for name in names:
             cells = [
+                # a score as it is, signed; a penalty, a gain or a count as the table counted it
                 signed(figures[name][c.key], tr) if not c.sign else number(figures[name][c.key], tr)
                 for c in game.columns
             ]

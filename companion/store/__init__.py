@@ -28,6 +28,7 @@ from companion.store.changes import (
     diff_rounds,
     history,
     history_page,
+    is_correction,
     undoable,
 )
 from companion.store.errors import ConflictError, RoundMissing, StaleRevision
@@ -88,6 +89,7 @@ __all__ = [
     "get_by_view_token",
     "history",
     "history_page",
+    "is_correction",
     "lengthen",
     "matches_for_device",
     "new_key",

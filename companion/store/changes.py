@@ -124,6 +124,13 @@ def undoable(session: Session, match: Match) -> set[int]:
     return {c.id for c in rows if c.id is not None and "undo" in c.params and c.id not in undone}
 
 
+def is_correction(code: str) -> bool:
+    """A history entry that changed a round already played (or the series): not the start of
+    the match nor a round entered for the first time (or saved again unchanged)."""
+    started = code.startswith(("match-started", "rematch-started"))
+    return not started and code not in ("round-added", "round-unchanged")
+
+
 def history(match: Match) -> list[dict[str, Any]]:
     """Every change to the match, oldest first: when (UTC), round number, code and params."""
     return [_entry(c) for c in sorted(match.changes, key=lambda c: c.id or 0)]

@@ -61,6 +61,14 @@ def service_worker() -> Response:
     return answer
 
 
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The app's icon where a browser looks for it without asking the page (a projector's)."""
+    answer = current_app.send_static_file("icons/icon-192.png")
+    answer.headers["Cache-Control"] = "public, max-age=86400"
+    return answer
+
+
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """The web app manifest: "Add to home screen" opens the app full screen at the home page."""

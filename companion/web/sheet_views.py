@@ -72,9 +72,12 @@ def _rules_url() -> str | None:
 
 
 def _history(match: Match, tr: Translator) -> list[dict[str, Any]]:
-    """The match's corrections in the request's language, oldest first."""
+    """The match's corrections in the request's language, oldest first (new rounds are no
+    corrections: the grid shows them)."""
     return [
-        {"when": e["when"], "what": store.describe(e, tr, match.game)} for e in store.history(match)
+        {"when": e["when"], "what": store.describe(e, tr, match.game)}
+        for e in store.history(match)
+        if store.is_correction(e["code"])
     ]
 
 
