@@ -129,3 +129,23 @@ def test_translations_keep_every_rule_id(lang: str) -> None:
             if sorted(rule.findall(text)) != wanted:
                 wrong.append((_ids(message)[0], text))
     assert wrong == []
+
+
+TAG = re.compile(r"\{(?:colour|colour2):([a-z0-9-]+)\}")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_form_a_translation_asks_for_is_listed_for_every_colour(lang: str) -> None:
+    """``{colour:en}`` needs the form ``en`` of each Rummy 17 colour (messages.inflect): the
+    catalogue's ``forms`` entries list them, the first item being the word as translated."""
+    from companion.rules.messages import FORMS, forms_table
+    from companion.rules.rummy17.deck import RUMMY17
+
+    catalogue = _catalogue(lang)
+    asked = {tag for m in catalogue if m.id for t in _texts(m) for tag in TAG.findall(t or "")}
+    assert asked or lang == "hu"  # Hungarian puts a colour before its noun as it is
+    for colour in RUMMY17.colour_names.values():
+        table = catalogue.get(colour, FORMS)
+        assert table is not None and table.string, (lang, colour)
+        assert table.string.split(";")[0].strip() == catalogue.get(colour).string
+        assert asked <= set(forms_table(table.string)), (lang, colour)
