@@ -92,7 +92,9 @@ def read_document(source: str) -> object:
 
 def _document_command(func: Callable[[object], dict[str, Any]]) -> Callable[..., int]:
     def run(args: argparse.Namespace) -> int:
-        _emit(localize(func(read_document(args.file)), args.tr))
+        doc = read_document(args.file)
+        game = doc.get("game") if isinstance(doc, dict) else None
+        _emit(localize(func(doc), args.tr, game if isinstance(game, str) else None))
         return EXIT_OK
 
     return run
@@ -113,7 +115,7 @@ def _check(args: argparse.Namespace) -> int:
             games=", ".join(g.id for g in games()),
         )
         raise EntryError.of([*hint.problems, *err.problems]) from None
-    _emit(localize(verdict, args.tr))
+    _emit(localize(verdict, args.tr, args.game or first.id))
     return EXIT_OK if verdict["valid"] else EXIT_ILLEGAL
 
 
@@ -231,8 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _turn(args: argparse.Namespace) -> int:
-    verdict = check_turn(read_document(args.file))
-    _emit(localize(verdict, args.tr))
+    doc = read_document(args.file)
+    verdict = check_turn(doc)
+    _emit(localize(verdict, args.tr, doc.get("game") if isinstance(doc, dict) else None))
     return EXIT_OK if verdict["valid"] else EXIT_ILLEGAL
 
 
@@ -253,7 +256,7 @@ def _knock(args: argparse.Namespace) -> int:
 
 
 def _redeal(args: argparse.Namespace) -> int:
-    _emit(localize(check_redeal(args.game, args.tiles), args.tr))
+    _emit(localize(check_redeal(args.game, args.tiles), args.tr, args.game))
     return EXIT_OK
 
 

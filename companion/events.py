@@ -317,7 +317,9 @@ def create_event(
         or isinstance(rounds, bool)
         or not 1 <= rounds <= MAX_TYPED_GAMES
     ):
-        problems.append(EventError("event-rounds-count", field="rounds", most=MAX_TYPED_GAMES))
+        # said in the game's words (issue 27: Rummy 17 plays games at a table)
+        count = EventError("event-rounds-count", field="rounds", most=MAX_TYPED_GAMES)
+        problems.append(count.at(context=kind.id))
     if not isinstance(size, int) or isinstance(size, bool):
         size = 0
     if seating not in METHODS:
@@ -412,7 +414,8 @@ def redraw(session: Session, event: Event, revision: int | None = None) -> list[
         raise EventError("event-nothing-seated")
     last = seated[-1]
     if started(last):
-        raise EventError("event-session-started", rule="EV-3", session=len(seated))
+        started_error = EventError("event-session-started", rule="EV-3", session=len(seated))
+        raise started_error.at(context=event.game)
     number = len(seated)
     with _writing(session, event, revision):
         for table in last:

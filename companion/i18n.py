@@ -23,7 +23,7 @@ from companion.catalogues import DEFAULT, LANGUAGES, best
 from companion.catalogues import translator as catalogue
 from companion.installed import folders
 from companion.rules import Translator
-from companion.rules.messages import game_plurals, game_words
+from companion.rules.messages import context_of, game_plurals, game_words
 
 COOKIE = "companion_lang"
 COOKIE_AGE = 60 * 60 * 24 * 400
@@ -64,6 +64,13 @@ def gw(game: Any, text: str, **values: Any) -> str:
 def ngw(game: Any, singular: str, plural: str, n: int, **values: Any) -> str:
     """``gw`` for a text with a plural form, chosen by ``n``."""
     return game_plurals(translator())(game, singular, plural, n, **values)
+
+
+def gw_each(games: Any, text: str, **values: Any) -> dict[str, str]:
+    """``text`` in the words of each of ``games``, by game id: for a page where the game is
+    chosen on the page itself (``static/js/game-words.js`` shows the chosen one's)."""
+    said = game_words(translator())
+    return {str(context_of(g)): said(g, text, **values) for g in games}
 
 
 def signed(n: int) -> str:
@@ -115,4 +122,5 @@ def init_app(app: Flask) -> None:
     # game's own box (msgctxt per game, issue 16).
     app.jinja_env.globals["gw"] = gw
     app.jinja_env.globals["ngw"] = ngw
+    app.jinja_env.globals["gw_each"] = gw_each
     app.context_processor(lambda: {"html_lang": select_locale()})

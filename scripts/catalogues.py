@@ -34,7 +34,7 @@ LANGUAGES = ("hu", "de", "bg")
 #: The source language: its catalogue has the texts with a message context, nothing else.
 ENGLISH = "en"
 KEYWORDS = ["-k", "_l", "-k", "N_", "-k", "NN_:1,2", "-k", "P_:1c,2", "-k", "NP_:1c,2,3"]
-KEYWORDS += ["-k", "gw:2", "-k", "ngw:2,3"]
+KEYWORDS += ["-k", "gw:2", "-k", "ngw:2,3", "-k", "F_:1c,2", "-k", "game_text:3"]
 BIN = Path(sys.executable).parent
 
 

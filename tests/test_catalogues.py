@@ -34,9 +34,19 @@ KEYWORDS = (
     "gw:2",
     "-k",
     "ngw:2,3",
+    "-k",
+    "F_:1c,2",
+    "-k",
+    "game_text:3",
 )
-# {name}, {name!r}, %(name)s, %(name)d — and an escaped brace, which must stay escaped.
-PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[a-z_0-9]*(?:![rs])?\}|%\([a-z_]+\)[sd]")
+# {name}, {name!r}, %(name)s, %(name)d — and an escaped brace, which must stay escaped. A
+# translation may ask for a word's form, {colour:en} (messages.inflect): the same placeholder.
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[a-z_0-9]*(?:![rs])?(?::[a-z0-9-]+)?\}|%\([a-z_]+\)[sd]")
+FORM = re.compile(r":[a-z0-9-]+\}$")
+
+
+def _placeholders(text: str) -> list[str]:
+    return sorted(FORM.sub("}", p) for p in PLACEHOLDER.findall(text))
 
 
 @pytest.fixture(scope="module")
@@ -98,9 +108,9 @@ def test_translations_keep_every_placeholder(lang: str) -> None:
     for message in _catalogue(lang):
         if not message.id or not message.string:
             continue
-        wanted = sorted(PLACEHOLDER.findall(_ids(message)[-1]))
+        wanted = _placeholders(_ids(message)[-1])
         for text in filter(None, _texts(message)):
-            got = sorted(PLACEHOLDER.findall(text))
+            got = _placeholders(text)
             # A plural form may leave the count out ("one card" for {count}).
             if got != wanted and not (isinstance(message.id, tuple) and set(got) <= set(wanted)):
                 wrong.append((_ids(message)[0], text))
@@ -119,3 +129,23 @@ def test_translations_keep_every_rule_id(lang: str) -> None:
             if sorted(rule.findall(text)) != wanted:
                 wrong.append((_ids(message)[0], text))
     assert wrong == []
+
+
+TAG = re.compile(r"\{(?:colour|colour2):([a-z0-9-]+)\}")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_form_a_translation_asks_for_is_listed_for_every_colour(lang: str) -> None:
+    """``{colour:en}`` needs the form ``en`` of each Rummy 17 colour (messages.inflect): the
+    catalogue's ``forms`` entries list them, the first item being the word as translated."""
+    from companion.rules.messages import FORMS, forms_table
+    from companion.rules.rummy17.deck import RUMMY17
+
+    catalogue = _catalogue(lang)
+    asked = {tag for m in catalogue if m.id for t in _texts(m) for tag in TAG.findall(t or "")}
+    assert asked or lang == "hu"  # Hungarian puts a colour before its noun as it is
+    for colour in RUMMY17.colour_names.values():
+        table = catalogue.get(colour, FORMS)
+        assert table is not None and table.string, (lang, colour)
+        assert table.string.split(";")[0].strip() == catalogue.get(colour).string
+        assert asked <= set(forms_table(table.string)), (lang, colour)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from support import DATA, load, run_companion
@@ -96,3 +97,64 @@ def test_the_rules_core_words_are_english_without_a_translator() -> None:
     with pytest.raises(EntryError) as caught:
         score_document({"game": "rummy17"})
     assert caught.value.message.isascii()
+
+
+#: A Rummy 17 joker named by its colour, as each language says it (issue 27): by rule, with
+#: the adjective's ending (de) or the definite form (bg), never "der Joker (rot)".
+JOKER = {
+    "en": ["the red joker cannot", "in a blue run", "Add 1 more green card",
+           "where the black joker was"],
+    "hu": ["a piros joker nem", "kék sorban", "Tegyél még 1 zöld lapot", "a fekete joker helyére"],
+    "de": ["der rote Joker kann", "in einer blauen Folge", "Noch 1 grüne Karte",
+           "des schwarzen Jokers"],
+    "bg": ["червеният жокер не може", "в синя поредица", "още 1 зелена карта",
+           "на черния жокер"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_a_coloured_joker_is_named_by_the_grammar_of_the_language(lang: str) -> None:
+    import companion.rules.fixes  # noqa: F401  (the fixes' words)
+
+    tr = translator(lang)
+    said = [
+        render("run-joker-colour", {"colour": "red", "colour2": "blue", "rule": "R17-13"}, tr),
+        render("run-joker-colour", {"colour": "red", "colour2": "blue", "rule": "R17-13"}, tr),
+        render("fix-turn17-joker-short", {"colour": "green", "short": 1}, tr),
+        render(
+            "fix-turn17-swap-card-missing",
+            {"colour": "black", "stand": "K5", "owner": "Lili", "number": 2},
+            tr,
+        ),
+    ]
+    for text, words in zip(said, JOKER[lang], strict=True):
+        assert words in text, (lang, text)
+    assert not re.search(r"\((?:rot|blau|червен|син)\)", " ".join(said))
+    plural = render("fix-turn17-joker-short", {"colour": "yellow", "short": 2}, tr)
+    assert {"en": "2 more yellow cards", "hu": "2 sárga lapot", "de": "2 gelbe Karten",
+            "bg": "2 жълти карти"}[lang] in plural  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("lang", "tiles", "cards"),
+    [
+        ("en", ("R14 is not a tile", "identical tiles"), "identical cards"),
+        ("hu", ("R14 nem játéklap", "azonos játéklap"), "azonos lap"),
+        ("de", ("R14 ist kein Stein", "gleiche Steine"), "gleiche Karten"),
+        ("bg", ("R14 не е плочка", "еднакви плочки"), "еднакви карти"),
+    ],
+)
+def test_the_tile_games_say_tiles_where_the_card_games_say_cards(
+    lang: str, tiles: tuple[str, str], cards: str
+) -> None:
+    # Issue 27: a text shared with the card games says the tile games' word in their context.
+    from companion.rules import check_meld, localize
+
+    tr = translator(lang)
+    with pytest.raises(EntryError) as caught:
+        check_meld("rummikub", ["R14"])
+    assert caught.value.first.message(tr).startswith(tiles[0])
+    assert caught.value.first.message().startswith("R14 is not a card")  # the core's English
+    group = check_meld("rummy-o", ["R1", "B1", "K1", "G1", "B1"])
+    assert tiles[1] in localize(group, tr, "rummy-o")["reason"]
+    assert cards in localize(group, tr)["reason"]  # the card games' words (Manipulation)

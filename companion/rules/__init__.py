@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card, Joker, parse_card, split_cards
-from .errors import Collector, EntryError, Problem
+from .errors import Collector, EntryError, Problem, about
 from .game import Column, Decision, Game, RoundOutcome, games, get_game
 from .messages import ENGLISH, Translator, localize, render
 from .rummy17.bonus import BONUS_CARDS, Award, BonusCard
@@ -39,14 +39,18 @@ def check_meld(game: object, cards: list[object]) -> dict[str, object]:
 
     A string holding several cards (``"R1,R2,R3"``, ``"R1 R2"``) counts as those cards.
     """
-    return get_game(game).check_meld(split_cards(cards))
+    found = get_game(game)
+    with about(context=found.id):  # its problems said in the game's words (issue 27)
+        return found.check_meld(split_cards(cards))
 
 
 def check_turn(doc: object) -> dict[str, Any]:
     """The contract's ``turn``: is this turn legal? Every problem, each with its clause."""
     if not isinstance(doc, Mapping):
         raise EntryError("turn-not-object")
-    return get_game(doc.get("game")).check_turn(doc)
+    game = get_game(doc.get("game"))
+    with about(context=game.id):
+        return game.check_turn(doc)
 
 
 def knock(doc: object, tr: Translator = ENGLISH) -> dict[str, Any]:
@@ -58,12 +62,15 @@ def knock(doc: object, tr: Translator = ENGLISH) -> dict[str, Any]:
         game = get_game(doc["game"])
     else:
         game = next(g for g in games() if g.knock_rule is not None)
-    return game.knock({k: v for k, v in doc.items() if k != "game"}, tr)
+    with about(context=game.id):
+        return game.knock({k: v for k, v in doc.items() if k != "game"}, tr)
 
 
 def check_redeal(game: object, tiles: list[object]) -> dict[str, Any]:
     """May a player with these first tiles ask for a reshuffle? (RK-3)"""
-    return get_game(game).check_redeal(tiles)
+    found = get_game(game)
+    with about(context=found.id):
+        return found.check_redeal(tiles)
 
 
 __all__ = [

@@ -12,6 +12,13 @@ Parameters are plain JSON values, so a problem can travel to a shell and be rend
 a list reads ``A, B and C`` (``A, B or C`` for the parameters in ``ALTERNATIVES``; a list of
 lists ``A and B or C and D``), an object ``R red, B blue`` (key, then value), and the values
 of the parameters in ``TERMS`` are words of the game, translated too.
+
+A word of the game is put into the sentence in the form the language needs there (issue 27:
+"der rote Joker", "червеният жокер", not "der Joker (rot)"). The parameter stays the English
+word (``"red"``); a translation asks for a form by a tag after the name, ``{colour:e}``, and
+the language's catalogue lists the forms of each word in the message context ``forms``
+(``F_``): German ``"rot; e=rote; en=roten; er=roter"``, Bulgarian ``"червен; m-def=червеният;
+…"``. Without a tag, or for a tag a word does not list, the word reads as translated.
 """
 
 from __future__ import annotations
@@ -52,6 +59,49 @@ ENGLISH: Translator = _English()
 def N_(text: str) -> str:
     """Mark a text for extraction; it is translated when rendered."""
     return text
+
+
+#: The message context of the words' forms tables (``F_``, ``inflect``).
+FORMS = "forms"
+
+
+def F_(context: str, word: str) -> str:
+    """Mark a word of the game whose forms each language lists (context ``FORMS``): its
+    translation is ``"base; tag=form; tag=form"``, the tags the language's own (German ``e``,
+    ``en``, ``er`` for the adjective's ending; Bulgarian ``m-def``, ``m-def-short``, ``f``,
+    ``pl``; Hungarian none), asked for as ``{colour:tag}`` in a sentence."""
+    return word
+
+
+class Word(str):
+    """A translated word of the game that a sentence can ask in another form: ``{colour:en}``
+    gives the form tagged ``en`` (German "roten"), ``{colour}`` the word as translated."""
+
+    forms: Mapping[str, str]
+
+    def __new__(cls, text: str, forms: Mapping[str, str] | None = None) -> Word:
+        word = super().__new__(cls, text)
+        word.forms = dict(forms or {})
+        return word
+
+    def __format__(self, spec: str) -> str:
+        return self.forms.get(spec, str(self)) if spec else str(self)
+
+
+def forms_table(text: str) -> dict[str, str]:
+    """The forms a ``FORMS`` translation lists: ``"rot; e=rote; en=roten"`` → ``{"e": "rote",
+    "en": "roten"}`` (the first item, the word itself, is what ``gettext`` says)."""
+    out = {}
+    for item in text.split(";")[1:]:
+        tag, sep, form = item.partition("=")
+        if sep and tag.strip() and form.strip():
+            out[tag.strip()] = form.strip()
+    return out
+
+
+def inflect(word: str, tr: Translator) -> Word:
+    """``word`` translated through ``tr``, with the forms its language lists for it."""
+    return Word(tr.gettext(word), forms_table(tr.pgettext(FORMS, word)))
 
 
 #: (context, English text): the texts a game's edition says in words of its own. The context
@@ -150,8 +200,12 @@ def register(texts: Mapping[str, Text]) -> None:
 
 
 def _value(key: str, value: Any, tr: Translator) -> Any:
-    if isinstance(value, str) and key in TERMS:
-        return tr.gettext(value)
+    if key in TERMS:  # a word of the game, in the form the sentence asks for ({colour:en})
+        return inflect(value, tr) if isinstance(value, str) else Word(str(_plain(key, value, tr)))
+    return _plain(key, value, tr)
+
+
+def _plain(key: str, value: Any, tr: Translator) -> Any:
     if isinstance(value, Mapping):  # {"R": "red", "B": "blue"} → "R red, B blue"
         return ", ".join(f"{k} {_value(key, v, tr)}" for k, v in value.items())
     if isinstance(value, list | tuple):
@@ -241,8 +295,9 @@ TABLE_FIELDS = {
 }
 
 
-def localize(value: Any, tr: Translator) -> Any:
-    """A result or verdict with every ``reason`` said again through ``tr``.
+def localize(value: Any, tr: Translator, context: str | None = None) -> Any:
+    """A result or verdict with every ``reason`` said again through ``tr``, in the words of the
+    game ``context`` where its edition has them (Rummikub's *tiles*, issue 27).
 
     Results carry each reason as a code with parameters beside its English words
     (``reason_code``/``reason_params`` on awards and rulings, ``code``/``params`` on a
@@ -250,16 +305,16 @@ def localize(value: Any, tr: Translator) -> Any:
     stay as they are.
     """
     if isinstance(value, list):
-        return [localize(v, tr) for v in value]
+        return [localize(v, tr, context) for v in value]
     if not isinstance(value, dict):
         return value
-    out = {k: localize(v, tr) for k, v in value.items()}
+    out = {k: localize(v, tr, context) for k, v in value.items()}
     if "reason_code" in out:
-        out["reason"] = render(out["reason_code"], out.get("reason_params") or {}, tr)
+        out["reason"] = render(out["reason_code"], out.get("reason_params") or {}, tr, context)
     elif "reason" in out and isinstance(out.get("code"), str) and out["code"] in MESSAGES:
-        out["reason"] = render(out["code"], out.get("params") or {}, tr)
+        out["reason"] = render(out["code"], out.get("params") or {}, tr, context)
     if "fix_code" in out:  # what would make a turn legal (rules/fixes.py)
-        out["fix"] = render(out["fix_code"], out.get("fix_params") or {}, tr)
+        out["fix"] = render(out["fix_code"], out.get("fix_params") or {}, tr, context)
     if "note_code" in out:  # a remark beside a legal ``check`` verdict (R17-11)
-        out["note"] = render(out["note_code"], out.get("note_params") or {}, tr)
+        out["note"] = render(out["note_code"], out.get("note_params") or {}, tr, context)
     return out

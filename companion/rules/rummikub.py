@@ -8,7 +8,7 @@ from typing import Any
 from .cards import Deck, Token
 from .game import Choice, Decision
 from .holdings import Holding, face_value
-from .messages import N_, P_
+from .messages import N_, NP_, P_
 from .tile_melds import Style, TurnRules
 from .tiles import RackGame
 
@@ -22,8 +22,53 @@ RUMMIKUB = Deck(
     {},
     {"K": N_("black"), "R": N_("red"), "B": N_("blue"), "O": N_("orange")},
 )
-# Rummikub's pieces are tiles (hu játéklap, de Stein, bg плочка): the picker's "Cards" tab.
-P_("rummikub", "Cards")
+#: Rummikub's pieces are tiles (hu játéklap, de Stein, bg плочка), where a text shared with the
+#: card games says cards (issue 27): each says its own word in the context ``rummikub``.
+WORDS = (
+    # the picker's "Cards" tab and name, the turn page, the meld check, the round form
+    P_("rummikub", "Cards"),
+    P_("rummikub", "Card picker"),
+    P_("rummikub", "The player's cards before the turn (optional)"),
+    P_("rummikub", "Cards separated by spaces."),
+    P_("rummikub", "Worth %(n)s, each joker counting as the card it stands for."),
+    P_("rummikub", "Give the cards or the count, not both."),
+    # the referee's words on melds, cards and fixes (tile_melds.py, cards.py, fixes.py)
+    P_("rummikub", "a meld needs at least three cards, this one has {count}"),
+    P_("rummikub", "a group never holds two identical cards: {card} appears twice"),
+    P_("rummikub", "a group has at most four cards"),
+    P_(
+        "rummikub",
+        "the joker cannot stand for {stand}: this group already holds it, and a group never "
+        "holds two identical cards",
+    ),
+    P_("rummikub", "a run has at most {most} cards, one of each value"),
+    P_(
+        "rummikub",
+        "{text} is not a card: a card is a colour ({colours}) and a value {low}–{high}, like "
+        "{example}, or * for a joker",
+    ),
+    P_("rummikub", "{card} is not a card: values run from {low} to {high}"),
+    P_("rummikub", "{card} is not a joker: write * alone or * with the card it stands for"),
+    NP_(
+        "rummikub",
+        "Add {short} more card to this meld, or take it apart.",
+        "Add {short} more cards to this meld, or take it apart.",
+    ),
+    # the documents' and the API's words (holdings.py, turn_document.py, api, api_models)
+    P_("rummikub", 'nothing entered; give the cards left, or {{"points": N}} for their value'),
+    P_("rummikub", 'a list of cards, or {{"points": N}} for the counted value'),
+    P_("rummikub", "{field} must be a list of melds, each a list of cards"),
+    P_("rummikub", "{field} must be a list of cards"),
+    P_("rummikub", '{field} must be a list of cards, e.g. ["R3", "R4", "*R"]'),
+    P_(
+        "rummikub",
+        '{field} must be a list of cards, or the counts as an object (like {{"points": 12}})',
+    ),
+    NP_(
+        "rummikub", "a meld line holds at most {max} card", "a meld line holds at most {max} cards"
+    ),
+    NP_("rummikub", "a player holds at most {max} card", "a player holds at most {max} cards"),
+)
 RACK_JOKER = 30  # RK-21
 FIRST_TILES = 14  # RK-2
 REDEAL_PAIRS = 3  # RK-3

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from .cards import Card, Deck, Token
 from .game import Choice, Column, Decision
 from .holdings import Holding, face_value
-from .messages import N_, P_
+from .messages import N_, NP_, P_
 from .tile_melds import Style, TurnRules
 from .tiles import RackGame
 
@@ -21,8 +21,51 @@ RUMMY_O = Deck(
     {},
     {"R": N_("red"), "B": N_("blue"), "K": N_("black"), "G": N_("green")},
 )
-# Rummy-O's pieces are tiles too (the picker's "Cards" tab).
-P_("rummy-o", "Cards")
+#: Rummy-O's pieces are tiles too (bg плочки, rummy-o-bg.txt l.7): the texts it shares with the
+#: card games say so in the context ``rummy-o`` (issue 27).
+WORDS = (
+    # the picker's "Cards" tab and name, the turn page, the meld check, the round form
+    P_("rummy-o", "Cards"),
+    P_("rummy-o", "Card picker"),
+    P_("rummy-o", "The player's cards before the turn (optional)"),
+    P_("rummy-o", "Cards separated by spaces."),
+    P_("rummy-o", "Worth %(n)s, each joker counting as the card it stands for."),
+    P_("rummy-o", "Give the cards or the count, not both."),
+    # the referee's words on melds, cards and fixes (tile_melds.py, cards.py, fixes.py)
+    P_("rummy-o", "a meld needs at least three cards, this one has {count}"),
+    P_("rummy-o", "a group never holds two identical cards: {card} appears twice"),
+    P_("rummy-o", "a group has at most four cards"),
+    P_(
+        "rummy-o",
+        "the joker cannot stand for {stand}: this group already holds it, and a group never "
+        "holds two identical cards",
+    ),
+    P_("rummy-o", "a run has at most {most} cards, one of each value"),
+    P_(
+        "rummy-o",
+        "{text} is not a card: a card is a colour ({colours}) and a value {low}–{high}, like "
+        "{example}, or * for a joker",
+    ),
+    P_("rummy-o", "{card} is not a card: values run from {low} to {high}"),
+    P_("rummy-o", "{card} is not a joker: write * alone or * with the card it stands for"),
+    NP_(
+        "rummy-o",
+        "Add {short} more card to this meld, or take it apart.",
+        "Add {short} more cards to this meld, or take it apart.",
+    ),
+    # the documents' and the API's words (holdings.py, turn_document.py, api, api_models)
+    P_("rummy-o", 'nothing entered; give the cards left, or {{"points": N}} for their value'),
+    P_("rummy-o", 'a list of cards, or {{"points": N}} for the counted value'),
+    P_("rummy-o", "{field} must be a list of melds, each a list of cards"),
+    P_("rummy-o", "{field} must be a list of cards"),
+    P_("rummy-o", '{field} must be a list of cards, e.g. ["R3", "R4", "*R"]'),
+    P_(
+        "rummy-o",
+        '{field} must be a list of cards, or the counts as an object (like {{"points": 12}})',
+    ),
+    NP_("rummy-o", "a meld line holds at most {max} card", "a meld line holds at most {max} cards"),
+    NP_("rummy-o", "a player holds at most {max} card", "a player holds at most {max} cards"),
+)
 JOKER = 25  # RO-2
 HIGH_TILE = 10  # RO-2: what 1, 11, 12 and 13 are worth
 TENS = dict.fromkeys((1, 11, 12, 13), HIGH_TILE)  # RO-2

@@ -25,8 +25,8 @@ register(
         "first-dealer-unknown": N_(
             "first_dealer names {name!r}, who is not a player here; the players are {names}"
         ),
-        "rounds-not-list": N_("rounds must be a list of round documents"),
-        "games-not-number": N_("games must be a whole number of rounds, 1 or more"),
+        "rounds-not-list": N_("{field} must be a list of round documents"),
+        "games-not-number": N_("{field} must be a whole number of rounds, 1 or more"),
         "series-too-long": N_(
             "the match was set to {games} rounds but has {count}; lengthen the series to add "
             "one ({rule})"
@@ -50,7 +50,9 @@ def _object(doc: object, code: str) -> Mapping[str, Any]:
 def score_document(doc: object) -> dict[str, Any]:
     """``companion score``: a round document of any game in, the contract's result out."""
     doc = _object(doc, "round-not-object")
-    return get_game(doc.get("game")).score_round(doc).result
+    game = get_game(doc.get("game"))
+    with about(context=game.id):  # its problems said in the game's words
+        return game.score_round(doc).result
 
 
 def series_length(game: Game, doc: Mapping[str, Any], players: int) -> int | None:
@@ -61,7 +63,7 @@ def series_length(game: Game, doc: Mapping[str, Any], players: int) -> int | Non
         if games is not None and (
             isinstance(games, bool) or not isinstance(games, int) or games < 1
         ):
-            raise EntryError("games-not-number")
+            raise EntryError("games-not-number", field="games")
     return games if games is not None else game.default_length(players)
 
 
@@ -74,6 +76,12 @@ def match_document(doc: object) -> dict[str, Any]:
             "match-unknown-field", key=unknown[0], fields=", ".join(sorted(MATCH_KEYS))
         )
     game = get_game(doc.get("game"))
+    with about(context=game.id):  # every problem said in the game's words (issue 27)
+        return _scored(game, doc)
+
+
+def _scored(game: Game, doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The match result of a match document of ``game`` (``match_document``)."""
     with about(field="options"):
         for key in doc.get("options") or {}:
             raise EntryError("unknown-option", key=key, game_name=game.name)

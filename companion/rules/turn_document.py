@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 register(
     {
         "turn-melds-not-list": N_("{field} must be a list of melds, each a list of cards"),
-        "turn-hand-not-list": N_("hand must be a list of cards"),
+        "turn-hand-not-list": N_("{field} must be a list of cards"),
         "turn-opened-not-bool": N_("opened must be true or false"),
         "turn-too-many-copies": NN_(
             "{card} appears more than once; the game has one ({rule})",

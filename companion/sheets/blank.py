@@ -56,7 +56,8 @@ def blank_view(
     rounds = games if games is not None else kind.default_length(count) or TARGET_ROWS
     whole = isinstance(rounds, int) and not isinstance(rounds, bool)
     if not whole or not 1 <= rounds <= MAX_BLANK_GAMES:
-        raise EntryError("sheet-rounds", field="games", high=MAX_BLANK_GAMES)
+        too_many = EntryError("sheet-rounds", field="games", high=MAX_BLANK_GAMES)
+        raise too_many.at(context=kind.id)  # Rummy 17: games
     for name in names:
         if len(name) > NAME_LIMIT:
             raise EntryError("sheet-name-too-long", field="names", name=name[:20], limit=NAME_LIMIT)

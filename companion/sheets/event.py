@@ -32,14 +32,17 @@ def standings_sheet(
     finished: bool,
     tr: Translator = ENGLISH,
     paper: str = "a4",
+    game: str | None = None,
 ) -> bytes:
-    """The standings as a table on one page or more, marked final or provisional (EV-7)."""
+    """The standings as a table on one page or more, marked final or provisional (EV-7); the
+    rules line in the words of ``game`` (its id: Rummy 17 has no winner of a game)."""
     return render_pdf(
         "sheets/event_standings.html",
         check_paper(paper),
         tr,
         title=title,
         game_name=game_name,
+        game_id=game,
         head=list(head),
         rows=[list(r) for r in rows],
         finished=finished,

@@ -60,12 +60,13 @@ def _commit(session: Session) -> None:
         raise ConflictError() from None
 
 
-def _plain(doc: object) -> Any:
-    """A deep copy that is certainly plain JSON (what the JSON column can store)."""
+def _plain(doc: object, game: str) -> Any:
+    """A deep copy that is certainly plain JSON (what the JSON column can store); the problem
+    said in the words of ``game``."""
     try:
         return json.loads(json.dumps(doc, ensure_ascii=False))
     except (TypeError, ValueError) as err:
-        raise EntryError("round-not-json", reason=str(err)) from None
+        raise EntryError("round-not-json", reason=str(err)).at(context=game) from None
 
 
 def _title(title: object) -> str | None:
@@ -240,7 +241,7 @@ def add_round(
     :raises EntryError: the round is not valid; nothing changed.
     """
     _expect(match, revision)
-    round_doc = _plain(doc)
+    round_doc = _plain(doc, match.game)
     rounds = [r.document for r in match.rounds]
     number = len(rounds) + 1
     _check(match, [*rounds, round_doc])
@@ -267,7 +268,7 @@ def update_round(
     """
     _expect(match, revision)
     stored = stored_round(match, number)
-    round_doc = _plain(doc)
+    round_doc = _plain(doc, match.game)
     if round_doc == stored.document:
         return
     rounds = [round_doc if r.number == number else r.document for r in match.rounds]
@@ -375,7 +376,7 @@ def lengthen(
             "series-no-length", field="games", rule=kind.series_rule, game_name=kind.name
         )
     if isinstance(by, bool) or not isinstance(by, int) or by < 1:
-        raise EntryError("lengthen-by", field="games")
+        raise EntryError("lengthen-by", field="games").at(context=match.game)
     old = match.games
     _check(match, [r.document for r in match.rounds], games=old + by)
     with _writing(session, match, revision):

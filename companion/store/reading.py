@@ -63,7 +63,8 @@ def stored_round(match: Match, number: int) -> Round:
     for stored in match.rounds:
         if stored.number == number:
             return stored
-    raise RoundMissing("round-missing", number=number, count=len(match.rounds))
+    missing = RoundMissing("round-missing", number=number, count=len(match.rounds))
+    raise missing.at(context=match.game)  # said in the game's words (Rummy 17: game)
 
 
 def round_document(match: Match, number: int) -> dict[str, Any]:

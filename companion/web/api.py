@@ -42,7 +42,7 @@ register(
     {
         "body-not-object": N_("the body must be a JSON object: {example}"),
         "body-unknown-field": N_("unknown field {key!r}: the fields are {fields}"),
-        "cards-not-list": N_('cards must be a list of cards, e.g. ["R3", "R4", "*R"]'),
+        "cards-not-list": N_('{field} must be a list of cards, e.g. ["R3", "R4", "*R"]'),
         "if-match-required": N_(
             "say which revision this change is based on: send If-Match with the match's "
             'ETag (now "{revision}")'
@@ -145,13 +145,23 @@ def _body() -> Any:
     return body
 
 
+def _game_named(body: Any) -> str | None:
+    """The game a request body names (its ``game``), when it is one of the app's."""
+    game = body.get("game") if isinstance(body, dict) else None
+    return game if isinstance(game, str) and game in {g.id for g in games()} else None
+
+
 def _answer(
     func: Callable[[Any], dict[str, Any]], model: type[BaseModel] | None = None
 ) -> tuple[Response, int]:
+    body: Any = None
     try:
-        body = _body() if model is None else api_models.check(model, _body())
-        return jsonify(localize(func(body), translator())), 200
+        body = _body()
+        if model is not None:
+            body = api_models.check(model, body)
+        return jsonify(localize(func(body), translator(), _game_named(body))), 200
     except EntryError as err:
+        err.at(context=_game_named(body))  # said in the game's words (issue 27)
         return _problem(err, 422), 422
 
 
@@ -332,23 +342,29 @@ def _write(
 
     try:
         saved = saving.save(get_session(), once, write)
-    except _IfMatchRequired as err:
-        return _problem(err, 428, revision=match.revision)
-    except store.StaleRevision as err:
-        response = _problem(err, 412, revision=err.revision)
-        response.set_etag(str(err.revision))
-        return response
-    except store.ConflictError as err:
-        response = _problem(err, 409, revision=match.revision)
-        response.set_etag(str(match.revision))
-        return response
-    except store.RoundMissing as err:
-        return _problem(err, 404)
-    except EntryError as err:  # not valid, or a twin with this key and another body was first
-        return _problem(err, 422)
+    except EntryError as err:
+        err.at(context=match.game)  # said in the game's words (issue 27: Rummy 17's games)
+        return _write_refused(err, match)
     if isinstance(saved, saving.Replayed):
         return _match_response(saved.match, status)
     return _match_response(match, status)
+
+
+def _write_refused(err: EntryError, match: Match) -> Response:
+    """The answer to a refused write on ``match``: the status says why."""
+    if isinstance(err, _IfMatchRequired):
+        return _problem(err, 428, revision=match.revision)
+    if isinstance(err, store.StaleRevision):
+        response = _problem(err, 412, revision=err.revision)
+        response.set_etag(str(err.revision))
+        return response
+    if isinstance(err, store.ConflictError):
+        response = _problem(err, 409, revision=match.revision)
+        response.set_etag(str(match.revision))
+        return response
+    if isinstance(err, store.RoundMissing):
+        return _problem(err, 404)
+    return _problem(err, 422)  # not valid, or a twin with this key and another body was first
 
 
 @bp.post("/api/v1/matches")
@@ -373,6 +389,7 @@ def create_match() -> Response:
         once = _once("api:create")
         saved = saving.save(get_session(), once, write)
     except EntryError as err:
+        err.at(context=_game_named(body))  # said in the game's words (issue 27)
         return _problem(err, 422)
     match = saved.match if isinstance(saved, saving.Replayed) else saved.value
     response = _match_response(match, 201)

@@ -33,7 +33,7 @@ from werkzeug.wrappers import Response
 from companion import events, store
 from companion.cache import LRU
 from companion.db import get_session
-from companion.i18n import select_locale, translator
+from companion.i18n import gw, select_locale, translator
 from companion.models import Event
 from companion.rules import EntryError, games, get_game
 from companion.rules.names import spelled
@@ -310,7 +310,7 @@ def _standings_rows(event: Event) -> tuple[list[str], list[list[object]]]:
     result = events.result(get_session(), event)
     head = [_("Rank"), _("Name"), _("Score, per cent")]
     head += [_("Session %(n)s", n=n) for n in range(1, result["seated"] + 1)]
-    head += [_("Total points"), _("Rounds won"), _("Missed"), _("Provisional")]
+    head += [_("Total points"), gw(event.game, "Rounds won"), _("Missed"), _("Provisional")]
     rows: list[list[object]] = []
     for line in result["standings"]:
         row: list[object] = [line["rank"], line["name"], line["score"]]
@@ -353,6 +353,7 @@ def standings_pdf(view: str) -> Response:
         finished=result["finished"],
         tr=translator(),
         paper=request.args.get("paper", "a4"),
+        game=game.id,
     )
     return _pdf(data, "standings")
 

@@ -105,7 +105,7 @@ def turn() -> str:
         if hand.strip():
             doc["hand"] = _cards(hand)
         try:
-            verdict = localize(check_turn(doc), translator())
+            verdict = localize(check_turn(doc), translator(), game.id)
         except EntryError as err:
             error = sentence(err.first.message(translator()))
     rescue_url = None

@@ -88,7 +88,7 @@ def _breakdown(match: Match, number: int, *, editable: bool) -> str:
         info=info,
         doc=doc,
         game=desc,
-        score=localize(game.score_round(doc, list(match.players)).result, translator()),
+        score=localize(game.score_round(doc, list(match.players)).result, translator(), game.id),
         held={p["name"]: p.get(desc.holding) for p in doc["players"]},
         editable=editable,
         **links(match, editable),
@@ -210,8 +210,9 @@ def _preview(page: _Page) -> Answer:
         try:
             api_models.check_round(doc)  # the API's limits: meld lines, cards per line
             result = page.game.score_round(doc, list(page.match.players)).result
-            page.preview = localize(result, translator())
+            page.preview = localize(result, translator(), page.game.id)
         except EntryError as err:
+            err.at(context=page.game.id)  # said in the game's words (issue 27: tiles)
             page.placed = place(err.problems, page.form)
             page.asked = asked(err.problems, page.form)
     return _answer(page)
@@ -249,6 +250,7 @@ def _save(match: Match, number: int | None) -> Answer:
         if isinstance(err, store.StaleRevision):
             _stale(opened)
         else:
+            err.at(context=opened.game.id)
             opened.placed = place(err.problems, opened.form)
             opened.asked = asked(err.problems, opened.form)
         return _answer(opened)
@@ -351,7 +353,7 @@ def _answer(page: _Page) -> Answer:
 
 def _both(form: RoundForm) -> dict[str, list[str]]:
     """Cards and counts for one player: the form cannot tell which one is meant."""
-    message = _("Give the cards or the count, not both.")
+    message = gw(form.descriptor, "Give the cards or the count, not both.")
     return {form.players[i].form[form.holding].id: [message] for i in form.both_given()}
 
 

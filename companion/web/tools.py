@@ -28,7 +28,7 @@ def check() -> str:
     if form.cards.data and form.validate():
         try:
             cards: list[object] = list(form.tokens())
-            verdict = localize(check_meld(form.game.data, cards), translator())
+            verdict = localize(check_meld(form.game.data, cards), translator(), form.game.data)
         except EntryError as err:
             error = sentence(err.problems[0].message(translator()))
     decks = [descriptor(g) for g in games()]
@@ -54,6 +54,7 @@ def rescue() -> str:
         try:
             answer = get_game(form.game.data).rescue(form.tokens())
         except EntryError as err:
+            err.at(context=form.game.data)  # said in the game's words (issue 27: tiles)
             error = sentence(err.problems[0].message(translator()))
     chosen = descriptor(
         get_game(form.game.data if form.game.data in form.game_ids else form.game_ids[0])

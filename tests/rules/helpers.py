@@ -62,3 +62,14 @@ class Catalogue:
         forms = self.texts.get(singular, (singular, plural))
         assert isinstance(forms, tuple)
         return forms[0] if n == 1 else forms[1]
+
+    def pgettext(self, context: str, message: str) -> str:
+        """A text in a context is known as ``"context\\x04message"``, else left in English."""
+        text = self.texts.get(f"{context}\x04{message}", message)
+        assert isinstance(text, str)
+        return text
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        forms = self.texts.get(f"{context}\x04{singular}", (singular, plural))
+        assert isinstance(forms, tuple)
+        return forms[0] if n == 1 else forms[1]

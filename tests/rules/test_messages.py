@@ -273,3 +273,29 @@ def test_the_error_object_carries_code_params_and_places():
         }
     }
     assert err.message == err.to_json()["error"]["message"]
+
+
+def test_a_word_of_the_game_takes_the_form_the_sentence_asks_for():
+    # Issue 27: the parameter stays "red"; the translation asks for a form by its tag and the
+    # catalogue lists the word's forms in the context "forms" (messages.inflect).
+    german = Catalogue(
+        {
+            "red": "rot",
+            "blue": "blau",
+            "forms\x04red": "rot; e=rote; en=roten; er=roter",
+            "forms\x04blue": "blau; e=blaue; en=blauen; er=blauer",
+            MESSAGES["run-joker-colour"]: (
+                "der {colour:e} Joker kann nicht in einer {colour2:en} Folge stehen ({rule})"
+            ),
+        }
+    )
+    params = {"colour": "red", "colour2": "blue", "rule": "R17-13"}
+    said = render("run-joker-colour", params, german)
+    assert said == "der rote Joker kann nicht in einer blauen Folge stehen (R17-13)"
+    # English has no forms: the word as it is, the rules core's sentence unchanged
+    assert render("run-joker-colour", params).startswith("the red joker cannot stand in a blue run")
+
+
+def test_a_form_a_word_does_not_list_reads_as_the_word():
+    tr = Catalogue({"red": "piros", MESSAGES["turn17-joker-set"]: "a {colour:m-def} joker"})
+    assert render("turn17-joker-set", {"colour": "red"}, tr) == "a piros joker"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 
 import flask_babel
@@ -173,3 +174,115 @@ def test_a_problem_in_a_rummy17_match_says_where_in_its_word() -> None:
     assert said["en"].startswith("game 2: ") and said["hu"].startswith("2. játék: ")
     assert said["de"].startswith("Spiel 2: ") and said["bg"].startswith("игра 2: ")
     assert "context" not in problem.to_json(translator("en"))  # not a place: the JSON is as it was
+
+
+#: Issue 27: each box's own word for its pieces on the referee's turn page (the hand's label
+#: and the picker's name): tiles in Rummikub, cards in Rummy 17.
+PIECES = {
+    "en": (("The player's tiles before", 'aria-label="Tile picker"'),
+           ("The player's cards before", 'aria-label="Card picker"')),
+    "hu": (("A játékos játéklapjai a lépés előtt", 'aria-label="Játéklapválasztó"'),
+           ("A játékos lapjai a lépés előtt", 'aria-label="Lapválasztó"')),
+    "de": (("Steine des Spielers vor dem Zug", 'aria-label="Steinauswahl"'),
+           ("Handkarten des Spielers vor dem Zug", 'aria-label="Kartenauswahl"')),
+    "bg": (("Плочките на играча преди хода", 'aria-label="Избор на плочки"'),
+           ("Картите на играча преди хода", 'aria-label="Избор на карти"')),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "de", "bg"])
+def test_the_turn_page_says_tiles_in_rummikub_and_cards_in_rummy17(client, lang: str) -> None:
+    tiles, cards = PIECES[lang]
+    rummikub = html.unescape(client.get(f"/referee/turn?game=rummikub&lang={lang}").get_data(True))
+    rummy17 = html.unescape(client.get(f"/referee/turn?game=rummy17&lang={lang}").get_data(True))
+    assert all(t in rummikub for t in tiles) and not any(c in rummikub for c in cards)
+    assert all(c in rummy17 for c in cards) and not any(t in rummy17 for t in tiles)
+    if lang == "de":
+        assert "Karten oder Steine" not in rummikub + rummy17
+    if lang == "bg":  # Undo beside Cancel: two words, not two ways of saying cancel
+        assert ">Върни</button>" in rummikub and ">Отказ</button>" in rummikub
+        assert "Отмени" not in rummikub
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "The red joker would stand for R5"),
+        ("hu", "A piros joker R5 lenne"),
+        ("de", "Der rote Joker stünde für R5"),
+        ("bg", "Червеният жокер би заместил R5"),
+    ],
+)
+def test_the_referee_names_a_coloured_joker_by_the_languages_grammar(
+    client, lang: str, said: str
+) -> None:
+    query = {
+        "asked": "1", "game": "rummy17", "players": "Lili, Anna", "player": "Lili",
+        "opened": "1", "before-0": "G1 G2 G3", "after-0": "G1 G2 G3\nR5 B5 *R",
+        "hand": "R5 B5 Y9", "lang": lang,
+    }  # fmt: skip
+    page = html.unescape(client.get("/referee/turn", query_string=query).get_data(as_text=True))
+    assert said in page
+    assert "Joker (" not in page and "жокерът (" not in page
+
+
+def test_a_woman_who_emptied_her_rack_has_no_masculine_possessive(client) -> None:
+    edit = played(client, "rummikub")  # Lili went out (tests/data/rummikub-round.json)
+    page = html.unescape(client.get(f"/m/{edit}/rounds/1?lang=de").get_data(as_text=True))
+    assert "Lili hat alle Steine abgelegt und gewinnt die Runde (" in page  # (RK-20), linked
+    assert "Wer hat alle Steine abgelegt?" in page and "seinen" not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "game_word", "round_word"),
+    [
+        ("en", "Games per table", "Rounds per table"),
+        ("hu", "Játékok száma asztalonként", "Fordulók száma asztalonként"),
+        ("de", "Spiele pro Tisch", "Runden pro Tisch"),
+        ("bg", "Игри на маса", "Рундове на маса"),
+    ],
+)
+def test_a_page_where_the_game_is_chosen_says_the_chosen_games_word(
+    client, lang: str, game_word: str, round_word: str
+) -> None:
+    # The new event's and the blank sheet's forms: the chosen game's word, and every game's
+    # for game-words.js to show when another game is chosen.
+    new = html.unescape(client.get(f"/events/new?game=rummy17&lang={lang}").get_data(True))
+    label = re.search(r'<label for="rounds"><span data-game-words=\'([^\']*)\'>([^<]*)<', new)
+    assert label and label.group(2) == game_word
+    words = json.loads(label.group(1))
+    assert words["rummy17"] == game_word and words["rummikub"] == round_word
+    other = html.unescape(client.get(f"/events/new?game=rummikub&lang={lang}").get_data(True))
+    assert f">{round_word}<" in other
+    blank = html.unescape(client.get(f"/sheets/blank?lang={lang}").get_data(True))  # Rummy 17
+    assert f">{gw_rounds(lang)}<" in blank and "data-game-words" in blank
+
+
+def gw_rounds(lang: str) -> str:
+    return say(translator(lang), "rummy17", "Rounds")
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "the match has 2 games, more than the 1 it was set to"),
+        ("hu", "a mérkőzés 1 játékra volt beállítva, de 2 játéka van"),
+        ("de", "die Serie ist auf eine Spielzahl von 1 angelegt, hat aber 2 Spiele"),
+        ("bg", "броят игри в серията е определен на 1, а вече има 2"),
+    ],
+)
+def test_the_api_says_game_to_rummy17(client, lang: str, said: str) -> None:
+    doc = load("rummy17-match.json")  # two games
+    doc["games"] = 1
+    answer = client.post("/api/v1/match", json=doc, headers={"Accept-Language": lang})
+    assert answer.status_code == 422
+    assert answer.json["error"]["message"].startswith(said)
+    assert answer.json["error"]["code"] == "series-too-long"
+
+
+@pytest.mark.parametrize("lang", ["hu", "de", "bg"])
+def test_local_pages_name_the_readme_section_in_their_language(client, lang: str) -> None:
+    page = client.get(f"/?lang={lang}").get_data(as_text=True)
+    assert "README" in page and "Playing over HTTPS" not in page
+    offline = html.unescape(client.get(f"/offline?lang={lang}").get_data(as_text=True))
+    assert not re.search({"hu": "forduló", "de": "Runde", "bg": "[Рр]унд"}[lang], offline)

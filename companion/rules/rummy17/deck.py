@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..cards import Deck
-from ..messages import N_
+from ..messages import F_, N_
 
 RUMMY17 = Deck(
     "rummy17",
@@ -14,4 +14,15 @@ RUMMY17 = Deck(
     {},
     # D17-1: the letters; only red and blue matter for scoring.
     {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "Y": N_("yellow"), "K": N_("black")},
+)
+
+#: Each joker has a colour (R17-1), and the referee names it: "der rote Joker", "червеният
+#: жокер", "a piros joker". Each language lists the forms of the colour names it needs in its
+#: catalogue (context ``forms``, ``messages.inflect``); a sentence asks for one as ``{colour:en}``.
+FORMS = (
+    F_("forms", "red"),
+    F_("forms", "blue"),
+    F_("forms", "green"),
+    F_("forms", "yellow"),
+    F_("forms", "black"),
 )

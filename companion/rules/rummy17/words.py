@@ -105,4 +105,59 @@ WORDS = (
     P_("rummy17", "%(match)s, round %(n)s"),
     P_("rummy17", "Totals round by round"),
     P_("rummy17", "Totals after rounds 1 to %(n)s. %(each)s."),
+    # the blank-sheet chooser (tools.blank: the chosen game's words, swapped by game-words.js)
+    P_(
+        "rummy17",
+        "A sheet to fill in with a pen: a row per round with who deals, the game's own columns, "
+        "the totals, and the rules for reference.",
+    ),
+    P_(
+        "rummy17",
+        "One round per player, so everyone deals once, unless the game plays to a target.",
+    ),
+    P_("rummy17", "rounds must be a whole number from 1 to {high}"),
+    # the events pages, their standings sheet and table (issue 27); Rummy 17 has no winner of
+    # a game, so its standings break ties by points alone (EV-6)
+    P_("rummy17", "Rounds per table"),
+    NP_("rummy17", "playing: %(num)s round saved", "playing: %(num)s rounds saved"),
+    P_(
+        "rummy17",
+        "%% : each session's share of opponents finished ahead of, ties half (EV-5); ties broken "
+        "by points, then rounds won (EV-6). * provisional, − missed a session.",
+    ),
+    P_(
+        "rummy17",
+        "Score: at each table, the share of opponents finished ahead of, ties counting half "
+        "(EV-5); ties broken by total points, then rounds won (EV-6).",
+    ),
+    P_("rummy17", "Rounds won"),
+    P_("rummy17", "rounds per table must be a whole number, 1 to {most}"),
+    P_(
+        "rummy17",
+        "session {session} has started (a table saved a round): its seating stays (EV-3)",
+    ),
+    # the documents' and the API's words (series.py, game.py, seating.py, api_models.py,
+    # store/errors.py): the field keeps its name, the text says game
+    P_("rummy17", "a round must be a JSON object"),
+    P_("rummy17", "the round has an unknown field {key!r}; the fields are {fields}"),
+    P_(
+        "rummy17",
+        "the round's players must be the match's players in the same seat order: {names}",
+    ),
+    P_("rummy17", "{field} must be a list of round documents"),
+    P_("rummy17", "{field} must be a whole number of rounds, 1 or more"),
+    P_(
+        "rummy17",
+        "the match was set to {games} rounds but has {count}; lengthen the series to add one "
+        "({rule})",
+    ),
+    P_("rummy17", "this round is {other!r}, the match is {game}"),
+    NP_("rummy17", "a match holds at most {max} round", "a match holds at most {max} rounds"),
+    NP_(
+        "rummy17",
+        "there is no round {number}; the match has {count} round",
+        "there is no round {number}; the match has {count} rounds",
+    ),
+    P_("rummy17", "the round cannot be stored as JSON: {reason}"),
+    P_("rummy17", "a match is lengthened by a whole number of rounds, 1 or more"),
 )
