@@ -1,10 +1,11 @@
-"""Count the taps a practised scorekeeper needs to enter one round (issues 11 §1 and 18 §1).
+"""Count the taps a practised scorekeeper needs to enter one round (issues 11 §1, 18 §1, 26).
 
 ``python bench/taps.py ROUND.json`` starts the real app on a temporary SQLite file, creates a
 match of the document's game with its players, opens its scoreboard in Chromium at 390×844 and
 enters the round along the fastest path, tapping only what a person sees. For Rummy 17:
 "Enter game", the bonus cards, who went out, the last card, then the walking picker (melds on
-its card keys, then the counts of each hand, player by player), whose last step saves. For a
+its card keys, a set through "All colours" where that is fewer taps, then the counts of each
+hand, player by player), whose last step saves. For a
 game whose leftovers are counted (Rummikub, Rummy-O, Manipulation): the ending questions and
 each player's points typed (``bench/taps_counted.py``). Every click and every key press counts
 as one, until the saved round shows on the scoreboard. The scores shown there must equal
@@ -110,6 +111,27 @@ def meld_taps(meld: list[str]) -> list[str]:
     return out + ([f"k:{colour}{values[-1]}"] if len(values) > 1 else [])
 
 
+def all_colours_taps(meld: list[str], lit: list[str], hold: bool = True) -> list[str] | None:
+    """A set's taps with the walker's "All colours" key (issue 26): the key, one of the set's
+    cards, each joker (held, or ★ then its card), then every colour the key lit that the set
+    lacks tapped off and any it left out tapped on. ``lit``: the colours of the value still in
+    the box (not lying elsewhere in the round). None for a run or a joker with no colour."""
+    if not _is_set(meld):
+        return None
+    cards = [_parse(c) for c in meld]
+    value = next(v for j, _, v in cards if not j)
+    naturals = [str(c) for j, c, _ in cards if not j]
+    jokers = [c for j, c, _ in cards if j]
+    if None in jokers:
+        return None
+    on = [*lit, *(c for c in naturals[:1] if c not in lit)]  # the card tapped is always in
+    out = ["all", f"k:{naturals[0]}{value}"]
+    for colour in jokers:
+        out += gestures(["*", f"k:{colour}{value}"], hold)
+    out += [f"k:{c}{value}" for c in on if c not in naturals and c not in jokers]
+    return out + [f"k:{c}{value}" for c in naturals if c not in on]
+
+
 def picker_meld_taps(meld: list[str]) -> list[str]:
     """The older picker's taps for one meld ("+ Run", "+ Set"): ``c:R``, ``v:3``, ``*``."""
     cards = [_parse(c) for c in meld]
@@ -174,6 +196,30 @@ def _walker_tap(count: Counter, tap: str) -> None:
         count.tap(key, m[2] + m[3])
 
 
+def _all_colours(count: Counter, meld: list[str], codes: list[str], hold: bool) -> None:
+    """A set through "All colours" and one of its cards, then the keys of its value put right
+    as they show: each joker held (or ★ then it), a colour lit that the set lacks tapped off,
+    one it needs tapped on."""
+    walker = count.page.locator("#walker")
+    cards = [_parse(c) for c in meld]
+    value = next(v for j, _, v in cards if not j)
+    naturals = [c for j, c, _ in cards if not j]
+    jokers = [c for j, c, _ in cards if j]
+    count.tap(walker.get_by_role("button", name="All colours"), "all colours")
+    _walker_tap(count, f"k:{naturals[0]}{value}")
+    for colour in codes:
+        key = walker.locator(f"[data-card][data-c={colour}][data-v='{value}']")
+        pressed = key.get_attribute("aria-pressed") == "true"
+        joker = "jk" in (key.get_attribute("class") or "").split()
+        if colour in jokers and not joker:
+            for tap in gestures(["*", f"k:{colour}{value}"], hold):
+                _walker_tap(count, tap)
+        elif colour in naturals and (joker or not pressed):
+            _walker_tap(count, f"k:{colour}{value}")
+        elif colour not in naturals and colour not in jokers and pressed:
+            _walker_tap(count, f"k:{colour}{value}")  # lit, but not in this set: off
+
+
 def _some_seventeen(page: Any, doc: dict[str, Any]) -> str:
     """``{"seventeen": true}``: the table saw which 17 it was; any one the round does not show
     elsewhere doubles alike (R17-15a), so the bench taps the first such quick key."""
@@ -203,6 +249,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
         count.tap(label, card)
     out = doc.get("went_out")
     ending = page.locator("#ending")
+    entered: dict[str, int] = {}  # the cards in the form so far: "All colours" leaves them out
     if out is None:
         count.tap(ending.get_by_role("radio", name="The draw pile ran out"), "nobody out")
     else:
@@ -213,7 +260,9 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
         quick = ending.get_by_role("button", name=last, exact=True) if last else None
         if quick is not None and quick.count():  # a 17 doubles: one tap names it (R17-15a)
             count.tap(quick, f"last {last}")
+            entered[str(last).upper()] = 1
         elif exact_last and last:  # Pick, its colour and its value: it adds itself
+            entered[last.upper()] = 1
             _, colour, value = _parse(last)
             count.tap(ending.get_by_role("button", name="Pick"), "pick last")
             picker = page.locator("#picker")
@@ -225,7 +274,15 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
     walker = page.locator("#walker")
     if not walker.is_visible():  # the walk opens by itself once the ending is given
         count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
-    colours = len(get_game(doc["game"]).describe().cards.colours)  # a set of all of them is full
+    deck = get_game(doc["game"]).describe().cards
+    codes = [c.code for c in deck.colours]
+    colours = len(codes)  # a set of all of them is full
+
+    def lit(value: int) -> list[str]:
+        """The colours "All colours" lights for this value: those still in the box."""
+        shown = [entered.get(deck.text(c, value), 0) for c in codes]
+        return [c for c, n in zip(codes, shown, strict=True) if not deck.copies or n < deck.copies]
+
     players = doc["players"]
     seats = [p["name"] for p in players]
     start = seats.index(out) + 1 if out in seats else 0  # round the table after who went out
@@ -239,12 +296,22 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
         for meld in melds:
             taps = meld_taps(meld)
             first = next(_parse(t[2:])[2] for t in taps if t.startswith("k:"))
-            if open_set is not None and first == open_set:  # a card of its value would join it
-                count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
-            for tap in gestures(taps, hold):
-                _walker_tap(count, tap)
-            full = len(meld) >= colours
-            open_set = first if _is_set(meld) and not full else None
+            via_all = all_colours_taps(meld, lit(first), hold)
+            if via_all is not None and len(via_all) < len(gestures(taps, hold)):
+                _all_colours(count, meld, codes, hold)  # the key ends a set still open
+                open_set = first  # a set "All colours" made stays open, full or not
+            else:
+                if open_set is not None and first == open_set:  # its card would join that set
+                    count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
+                for tap in gestures(taps, hold):
+                    _walker_tap(count, tap)
+                full = len(meld) >= colours
+                open_set = first if _is_set(meld) and not full else None
+            for card in meld:
+                joker, colour, value = _parse(card)
+                if not joker and colour and value:
+                    text = deck.text(colour, value)
+                    entered[text] = entered.get(text, 0) + 1
         low, high = hand_counts(player.get("hand", []))
         if player["name"] == out or max(low, high) >= 2 * CHIPS:
             if max(low, high) >= 2 * CHIPS:

@@ -58,6 +58,10 @@ class Deck:
     rank_names: dict[int, str]  # values written as letters (manipulation: A J Q K)
     colour_names: dict[str, str]
     suit_last: bool = False  # manipulation writes the rank first: 10H, QD
+    #: How often each card is in the box (Rummy 17: once, R17-1); None: it depends on the
+    #: table (Manipulation's decks). The walker's "all colours" key leaves out a card that
+    #: already lies elsewhere this often.
+    copies: int | None = None
 
     def value_text(self, value: int) -> str:
         """A value as the notation writes it."""

@@ -45,6 +45,7 @@ class Cards:
     jokers_held: bool  # can a joker be left in a hand or rack at the end?
     joker: str  # the joker's mark
     separators: str  # what may stand between cards typed in one string (a regex)
+    copies: int | None = None  # each card in the box this often (R17-1: once); None: it varies
 
     def text(self, colour: str, value: int) -> str:
         """A card in the notation: ``R7``, ``10H``."""
@@ -130,6 +131,7 @@ class Description:
                 "jokers_held": cards.jokers_held,
                 "joker": cards.joker,
                 "separators": cards.separators,
+                "copies": cards.copies,
             },
             "holding": self.holding,
             "counts": [{"key": c.key, "label": c.label, "limit": c.limit} for c in self.counts],

@@ -253,6 +253,7 @@ class Game:
                 coloured_jokers=deck.coloured_jokers,
                 suit_last=deck.suit_last,
                 jokers_held=self.jokers_held,
+                copies=deck.copies,
                 **notation(),  # the joker's mark and the separators, for the picker's script
             ),
             holding=self.holding,

@@ -21,6 +21,7 @@ RUMMIKUB = Deck(
     False,
     {},
     {"K": N_("black"), "R": N_("red"), "B": N_("blue"), "O": N_("orange")},
+    copies=2,  # RK-1: every tile twice
 )
 #: Rummikub's pieces are tiles (hu játéklap, de Stein, bg плочка), where a text shared with the
 #: card games says cards (issue 27): each says its own word in the context ``rummikub``.

@@ -20,6 +20,7 @@ RUMMY_O = Deck(
     False,
     {},
     {"R": N_("red"), "B": N_("blue"), "K": N_("black"), "G": N_("green")},
+    copies=2,  # RO-1: every tile twice
 )
 #: Rummy-O's pieces are tiles too (bg плочки, rummy-o-bg.txt l.7): the texts it shares with the
 #: card games say so in the context ``rummy-o`` (issue 27).

@@ -3,10 +3,12 @@
 // are the cards themselves (card_grid), so one tap names a card, and the kind of meld follows
 // from the second card: the same colour makes a run (its first and last card; it adds itself
 // once it is long enough, R17-9), the same value a set (its cards; the next other card, "Meld
-// done", a count or the next player adds it, or every colour being in). ★ then a card, or the
-// card held down, is the joker standing for it (D17-3, D17-6). It only writes the form's own
-// fields (one meld per line, the counts); the server checks each meld (preview.js) and scores
-// the round.
+// done", a count or the next player adds it, or every colour being in). "All colours" then a
+// card (or a card then "All colours") is a set of every colour of its value still in the box,
+// open for the colours it lacks to be tapped off: a set of five in two taps. ★ then a card, or
+// the card held down, is the joker standing for it (D17-3, D17-6). It only writes the form's
+// own fields (one meld per line, the counts); the server checks each meld (preview.js) and
+// scores the round.
 "use strict";
 (function () {
   var C = window.Companion;
@@ -43,7 +45,8 @@
   // values) or a set (value, the colours tapped, the jokers' colours); "armed": ★ was tapped,
   // so the next card is the one a joker stands for.
   var least = (C.game.numbers && C.game.numbers.meld_least) || 1;
-  var armed = false;
+  var armed = false, allArmed = false;  // allArmed: "All colours" waits for its card
+  var every = $("#walker [data-all]");  // absent from a page drawn before it (issue 26)
   function span() {
     var vs = pend.values.concat(pend.jokers);
     return [Math.min.apply(null, vs), Math.max.apply(null, vs)];
@@ -92,12 +95,40 @@
     } else if (pend.kind === "set" && v === pend.value) {
       if (joker) { pend.colours = without(pend.colours, c); toggle(pend.jokers, c); }
       else { pend.jokers = without(pend.jokers, c); toggle(pend.colours, c); }
-      // Every colour is in: nothing more can join this set, so it adds itself.
-      if (pend.colours.length + pend.jokers.length >= notation.colours.length) commit();
+      // Every colour is in: nothing more can join this set, so it adds itself (not one that
+      // "All colours" filled: its extra colours are still to be tapped off).
+      if (!pend.all && pend.colours.length + pend.jokers.length >= notation.colours.length) commit();
     } else {
       commit();
       pend = { kind: "one", c: c, v: v, joker: joker };
     }
+  }
+  // How often each card already lies in the round: every player's melds and hand, the last
+  // card. The box holds each card deck.copies times (descriptor; R17-1: once), so "All
+  // colours" leaves out a card that lies elsewhere that often; with no such number, none.
+  function lying() {
+    var seen = {};
+    $$("textarea[data-melds], input[name$='-" + holding + "'], #last_discard", form).forEach(function (f) {
+      notation.split(f.value).forEach(function (t) { t = t.toUpperCase(); seen[t] = (seen[t] || 0) + 1; });
+    });
+    return seen;
+  }
+  // "All colours" with the card c v (a joker's when joker): a set of every colour of v that
+  // is still in the box, with the card tapped just before when it has that value; it stays
+  // open for the colours it lacks to be tapped off.
+  function allOf(c, v, joker) {
+    var keep = { colours: [], jokers: [] };
+    if (pend && pend.kind === "one" && pend.v === v) keep[pend.joker ? "jokers" : "colours"].push(pend.c);
+    else if (pend && pend.kind === "one") pend = null;  // a lone card of another value: no meld
+    else commit();
+    var seen = lying();
+    var set = { kind: "set", value: v, colours: keep.colours.slice(), jokers: keep.jokers.slice(), all: true };
+    notation.colours.forEach(function (x) {
+      if (set.colours.indexOf(x) >= 0 || set.jokers.indexOf(x) >= 0) return;
+      if (x === c && joker) set.jokers.push(x);
+      else if (x === c || !deck.copies || (seen[notation.card(x, v).toUpperCase()] || 0) < deck.copies) set.colours.push(x);
+    });
+    pend = set;
   }
   function lines() {
     return fields(at).melds.value.split("\n").filter(function (l) { return l.trim(); });
@@ -113,6 +144,7 @@
     var cards = built();
     pend = null;
     armed = false;
+    allArmed = false;
     if (cards.length) write(lines().concat([cards.join(" ")]));
   }
   function render() {
@@ -147,6 +179,7 @@
     });
     var star = $("#walker [data-joker]");
     star.setAttribute("aria-pressed", String(armed || !!pend && pend.kind === "set" && pend.jokers.indexOf("*") >= 0));
+    if (every) every.setAttribute("aria-pressed", String(allArmed || !!pend && !!pend.all));
     $("#walk-now").textContent = built().join(" ");
     $("#walk-counts").classList.toggle("hidden", out);
     var note = $("#walk-out");
@@ -239,8 +272,10 @@
   $$("#walker [data-card]").forEach(function (b) {
     var timer = null, held = false;
     function press(joker) {
+      var c = b.getAttribute("data-c"), v = +b.getAttribute("data-v");
       armed = false;
-      tapCard(b.getAttribute("data-c"), +b.getAttribute("data-v"), joker);
+      if (allArmed) { allArmed = false; allOf(c, v, joker); }
+      else tapCard(c, v, joker);
       render();
     }
     function stop() { clearTimeout(timer); timer = null; }
@@ -262,9 +297,19 @@
     });
   });
   $("#walker [data-joker]").addEventListener("click", function () {
+    allArmed = false;
     if (pend && pend.kind === "set" && !deck.coloured_jokers) {  // a set's joker, no stand-in
       toggle(pend.jokers, "*");
     } else armed = !armed;
+    render();
+  });
+  // "All colours" right after one card fills that card's value at once; otherwise the meld
+  // being tapped is done and the key waits for the card that names the value.
+  if (every) every.addEventListener("click", function () {
+    armed = false;
+    if (pend && pend.kind === "one") allOf(pend.c, pend.v, pend.joker);
+    else if (allArmed) allArmed = false;
+    else { commit(); allArmed = true; }
     render();
   });
   $$("#walk-counts [data-count]").forEach(function (row) {
@@ -292,7 +337,7 @@
     if (!act) return;
     var what = act.getAttribute("data-act");
     if (what === "undo") {
-      if (pend || armed) { pend = null; armed = false; }
+      if (pend || armed || allArmed) { pend = null; armed = false; allArmed = false; }
       else {
         var list = lines();
         if (list.length) { list.pop(); write(list); }

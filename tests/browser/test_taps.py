@@ -18,7 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.taps import board_totals, gestures, measure, meld_taps, new_match  # noqa: E402
+from bench.taps import (  # noqa: E402
+    all_colours_taps,
+    board_totals,
+    gestures,
+    measure,
+    meld_taps,
+    new_match,
+)
 from companion.rules import score_document  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -40,23 +47,25 @@ def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
     taps = measure(page, server.app, server.url, doc)
     assert board_totals(page) == _expected(doc)
     assert score_document(doc)["rummy17"] is True  # a 17 went out: one tap, still doubled
-    assert taps <= 35, taps  # issue 18: card keys; the walk opens by itself and saves
+    assert taps <= 34, taps  # issue 26: "All colours" and R15 leave K15 (the last card) out
     assert taps <= GOAL, taps
 
 
 def test_dense_rounds_take_no_more_taps_than_measured(server: Any, page: Any) -> None:
     bench = ROOT / "bench"
-    # Measured with the card keys, a joker as its card held down (issue 18). The last four are
-    # made to be hard (sets of four and five, four or five jokers, hands of 14 to 19 cards);
-    # dense-round-4.json, with a set of five and one of four besides four jokers, stays above 50.
-    rounds = (("dense-round.json", 42), ("dense-round-2.json", 45))
-    rounds += (("dense-round-3.json", 49), ("dense-round-4.json", 52))
-    rounds += (("dense-round-5.json", 50), ("dense-round-6.json", 50))  # made by someone else
+    # Measured with the card keys, a joker as its card held down (issue 18) and "All colours"
+    # for a set where it saves taps (issue 26). From the third on they are made to be hard
+    # (sets of four and five, four or five jokers, hands of 14 to 19 cards); 5 and 6 were made
+    # by someone else, 7 and 8 after the key, not tuned on. Every one is at most 50 (issue 26).
+    rounds = (("dense-round.json", 41), ("dense-round-2.json", 45))
+    rounds += (("dense-round-3.json", 45), ("dense-round-4.json", 47))
+    rounds += (("dense-round-5.json", 49), ("dense-round-6.json", 49))
+    rounds += (("dense-round-7.json", 44), ("dense-round-8.json", 46))
     for name, most in rounds:
         doc = json.loads((bench / name).read_text(encoding="utf-8"))
         taps = measure(page, server.app, server.url, doc)
         assert board_totals(page) == _expected(doc)
-        assert taps <= most, (name, taps)
+        assert taps <= most <= GOAL, (name, taps)
 
 
 @pytest.mark.parametrize("name", ["rummy17-round.json", "rummy17-doubled.json"])
@@ -173,6 +182,55 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     assert not walker.is_visible()
 
 
+def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page: Any) -> None:
+    """Issue 26: "All colours" then a card, or a card then "All colours", is a set of every
+    colour of its value but those lying elsewhere in the round (R17-1, the descriptor's
+    "copies"); it stays open for the colours it lacks to be tapped off."""
+    doc = _doc("taps-round.json")
+    edit = new_match(server.app, doc)
+    page.goto(f"{server.url}/m/{edit}/rounds/new")
+    page.get_by_role("radio", name="Cili", exact=True).click()
+    page.get_by_role("button", name="K17").click()  # the last card: K17 lies in the round
+    walker = page.locator("#walker")
+    walker.wait_for()
+    walker.get_by_role("button", name="On to Anna").click()  # the walk began at Dani
+    assert walker.locator("#walk-who").inner_text() == "Anna"
+    every = walker.get_by_role("button", name="All colours")
+    now = walker.locator("#walk-now")
+
+    def taps(*keys: str) -> None:
+        for key in keys:
+            walker.locator(f"[data-card][data-c={key[0]}][data-v='{key[1:]}']").click()
+
+    taps("B2", "B5")  # a run: B4 now lies in the round
+    every.click()
+    assert every.get_attribute("aria-pressed") == "true"  # it waits for the card
+    taps("R4")
+    assert now.inner_text() == "R4 G4 Y4 K4"  # B4 lies in Anna's run: left out
+    taps("Y4")  # tapped off; the set stays open for more
+    assert now.inner_text() == "R4 G4 K4"
+    taps("R17")  # a card then "All colours": K17 is the last card, left out
+    every.click()
+    assert now.inner_text() == "R17 B17 G17 Y17"
+    taps("R9", "G9")  # a set tapped card by card …
+    every.click()  # … is done at "All colours", which waits for the next card
+    assert now.inner_text().strip() == "" and every.get_attribute("aria-pressed") == "true"
+    walker.get_by_role("button", name="Undo").click()  # Undo: the key lets go first
+    assert every.get_attribute("aria-pressed") == "false"
+    every.click()
+    walker.locator("[data-card][data-c=B][data-v='12']").click(delay=700)  # held: its joker
+    assert now.inner_text() == "R12 *B G12 Y12 K12"
+    walker.locator("[data-count='0'] [data-n='2']").click()  # a count ends the set
+    area = page.locator("#players-0-melds")
+    assert area.input_value().splitlines() == [
+        "B2 B3 B4 B5",
+        "R4 G4 K4",
+        "R17 B17 G17 Y17",
+        "R9 G9",
+        "R12 *B G12 Y12 K12",
+    ]
+
+
 @pytest.mark.parametrize("page", ["light", "dark"], indirect=True)
 def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) -> None:
     doc = _doc("taps-round.json")
@@ -238,3 +296,15 @@ def test_meld_taps_read_runs_sets_and_jokers() -> None:
     assert meld_taps(["*K2", "K3", "K4"]) == ["k:K3", "*", "k:K2", "k:K4"]
     assert gestures(["k:Y5", "*", "k:Y7", "k:Y8"]) == ["k:Y5", "h:Y7", "k:Y8"]
     assert gestures(["k:Y5", "*", "k:Y7", "k:Y8"], hold=False) == ["k:Y5", "*", "k:Y7", "k:Y8"]
+    five = list("RBGYK")
+    assert all_colours_taps(["G1", "B1", "Y1", "K1", "R1"], five) == ["all", "k:G1"]
+    assert all_colours_taps(["R8", "B8", "G8", "Y8"], five) == ["all", "k:R8", "k:K8"]
+    assert all_colours_taps(["Y13", "K13", "R13"], ["R", "Y", "K"]) == ["all", "k:Y13"]
+    assert all_colours_taps(["R16", "G16", "*B16"], five) == [
+        "all",
+        "k:R16",
+        "h:B16",
+        "k:Y16",
+        "k:K16",
+    ]
+    assert all_colours_taps(["R3", "R4", "R5"], five) is None  # a run

@@ -63,3 +63,20 @@ def test_no_template_of_a_game_writes_its_numbers(game: Game) -> None:
             text = re.sub(r"\{#.*?#\}", "", template.read_text(encoding="utf-8"), flags=re.S)
             found = quoted & set(re.findall(r"(?<![\w.-])\d+(?![\w.])", text))
             assert not found, f"{template.name} writes {sorted(found)}"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
+def test_the_copies_of_a_card_are_the_ones_the_entry_checks_allow(game: Game) -> None:
+    """The walker's "All colours" key leaves out a card lying elsewhere ``copies`` times
+    (issue 26): the same number the rules core checks a round against (R17-1, DK-4, DO-6);
+    Manipulation's depends on the table's decks (DM-8), so it gives none."""
+    from companion.rules.rummy17.turn import ONCE
+
+    copies = game.describe().cards.copies
+    assert game.descriptor()["cards"]["copies"] == copies
+    if game.id == "rummy17":
+        assert copies == ONCE.copies == 1
+    elif game.id == "manipulation":
+        assert copies is None
+    else:
+        assert copies == game.limits({}).copies == 2  # type: ignore[attr-defined]

@@ -295,6 +295,10 @@ def test_the_round_form_is_drawn_from_the_games_descriptor(client: FlaskClient, 
         names = {c["code"]: c["name"] for c in desc["cards"]["colours"]}
         texts = {str(v["value"]): v["text"] for v in desc["cards"]["values"]}
         assert all(label == f"{names[c]} {texts[v]}" for c, v, label in keys)
+        # One "All colours" key (issue 26), a dot per colour of the game's own.
+        key = walker.split("data-all")[1].split("</button>")[0]
+        assert walker.count("data-all") == 1 and 'aria-label="All colours"' in key
+        assert re.findall(r'<i data-c="(\w+)">', key) == list(names)
     assert "data-game='" in page  # the descriptor the picker reads
 
 

@@ -14,6 +14,7 @@ RUMMY17 = Deck(
     {},
     # D17-1: the letters; only red and blue matter for scoring.
     {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "Y": N_("yellow"), "K": N_("black")},
+    copies=1,  # R17-1: each card exists exactly once
 )
 
 #: Each joker has a colour (R17-1), and the referee names it: "der rote Joker", "червеният
