@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .cards import Card, Joker, Token, card_sort_key, deck_of
+from .cards import Card, Joker, Token, deck_of
 from .errors import Problem, reason_fields
 from .game import get_game
 from .messages import N_, register
@@ -43,10 +43,6 @@ register(
         ),
         "tiles-joker-could-more": N_(
             "the joker could stand for {could} or others; say which, like *{first} ({rule})"
-        ),
-        "tiles-joker-no-card": N_(
-            "the joker could only stand for {could}, and the game has no more of it: every "
-            "copy is elsewhere already ({rule})"
         ),
     }
 )
@@ -256,8 +252,9 @@ def check_tiles(
     its example (``like *K4``).
 
     ``used_up`` names the cards of which the same document gives every copy outside this meld
-    (contract "Games and cards"): a joker whose stand-in is not stated never reads as one of
-    them. A meld whose every reading needs such a card is refused, naming them.
+    (contract "Games and cards"): where a joker whose stand-in is not stated has other
+    readings, it never reads as one of them. Only a choice is narrowed: a meld whose every
+    reading needs such a card keeps them.
     """
     host = get_game(game)
     style = style_of(game)
@@ -274,7 +271,7 @@ def check_tiles(
         for j in jokers
     ]
     found: dict[tuple[str, ...], tuple[str, list[Card]]] = {}
-    gone: set[str] = set()  # the cards that readings would need a copy too many of
+    beyond: dict[tuple[str, ...], tuple[str, list[Card]]] = {}  # a copy too many
     for stand_ins in product(*options):
         faces = numbers + list(stand_ins)
         shape = _kind(faces, style)
@@ -284,16 +281,9 @@ def check_tiles(
         cards = [t if isinstance(t, Card) else Joker(None, next(it), game) for t in tokens]
         key = tuple(c.text for c in _ordered(cards, *shape, deck.colours))
         inferred = [c for j, c in zip(jokers, stand_ins, strict=True) if j.stands_for is None]
-        short = [c.text for c in inferred if c.text in used_up]
-        if short:
-            gone.update(short)
-            continue
-        found.setdefault(key, (shape[0], faces))
-    if not found and gone:
-        # Contract "Games and cards": a reading uses a card that can exist (DK-4, DO-6, DM-8).
-        names = sorted(gone, key=lambda t: card_sort_key(host.parse_card(t)))
-        problem = Problem("tiles-joker-no-card", {"could": names[:4]}, rule=style.deck_rule)
-        return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
+        short = any(c.text in used_up for c in inferred)
+        (beyond if short else found).setdefault(key, (shape[0], faces))
+    found = found or beyond
     if not found:
         problem = _problem(tokens, style, game)
         return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}

@@ -772,11 +772,19 @@ def test_d17_6_a_run_of_r1_to_r17_and_a_joker_is_no_meld() -> None:
     assert caught.value.code == "run-no-room"
 
 
-def test_d17_6_a_joker_whose_only_card_lies_elsewhere_has_no_reading() -> None:
+def test_d17_6_a_joker_whose_only_card_lies_elsewhere_keeps_it() -> None:
+    # D17-6 narrows a choice; a gap the joker fills is its card even with R6 laid elsewhere
+    # (the public taps round has a blue joker in a set of 4s beside Anna's B4).
     doc = r17_round([["R5", "*R", "R7"]], [["R6", "B6", "G6"]], NO_FIGURE_CARES)
-    with pytest.raises(EntryError) as caught:
+    anna = score_document(doc)["players"][0]
+    assert anna["melds"][0]["cards"] == ["R5", "*R6", "R7"]
+
+
+def test_d17_6_with_both_ends_elsewhere_the_joker_keeps_both_readings() -> None:
+    doc = r17_round([["K9", "K10", "*K"]], [["K6", "K7", "K8"], ["K11", "B11", "R11"]], EIGHTS)
+    with pytest.raises(EntryError) as caught:  # most-8-16 counts K8, not K11: asked
         score_document(doc)
-    assert caught.value.code == "joker-card-elsewhere" and caught.value.rule == "D17-6"
+    assert caught.value.first.values()["could"] == ["K8", "K11"]
 
 
 def test_d17_6_no_drawn_card_cares_so_the_round_is_scored_with_its_readings() -> None:

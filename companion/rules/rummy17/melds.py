@@ -60,14 +60,6 @@ register(
             "({rule})"
         ),
         "add-before-meld": N_("a player adds to melds only after their own first meld ({rule})"),
-        "joker-card-elsewhere": N_(
-            "the {colour} joker cannot stand for {stand}: {stand} lies elsewhere, and each card "
-            "exists once ({rule})"
-        ),
-        "joker-no-card": N_(
-            "the {colour} joker could only stand for {could}, and each of them lies elsewhere: "
-            "each card exists once ({rule})"
-        ),
         "run-no-room": N_(
             "the {colour} joker has no card to stand for: this run already holds every value "
             "from 1 to 17 ({rule})"
@@ -148,7 +140,7 @@ def analyse_meld(tokens: Sequence[Token], elsewhere: Collection[str] = ()) -> Me
     """Classify a Rummy 17 meld and fill in its joker's stand-in; raise ``MeldError`` if illegal.
 
     ``elsewhere``: the cards the same document gives outside this meld. Each card exists once
-    (R17-1), so none of them is a joker's reading (D17-6).
+    (R17-1), so none of them is one of a joker's readings where it has others (D17-6).
     """
     if len(tokens) < MELD_LEAST:
         raise MeldError("meld-too-short", rule="R17-9", count=len(tokens))
@@ -221,18 +213,7 @@ def _as_set(
             stand=stand.text,
             stated=joker.stands_for.text,
         )
-    if stand.text in elsewhere:
-        raise _elsewhere(joker, stand)
     return Meld(_with_stand_in(tokens, joker, stand), SET, (stand,))
-
-
-def _elsewhere(joker: Joker, stand: Card) -> MeldError:
-    """D17-6: the joker's only card lies elsewhere in the document (R17-1: each card once)."""
-    assert joker.colour is not None
-    colour = _name(joker.colour)
-    return MeldError(
-        "joker-card-elsewhere", card=joker.text, rule="D17-6", colour=colour, stand=stand.text
-    )
 
 
 def _as_run(
@@ -268,18 +249,12 @@ def _as_run(
     if not candidates:  # D17-6: R1…R17 and a joker is no meld: no run goes past 17
         raise MeldError("run-no-room", card=joker.text, rule="D17-6", colour=_name(colour))
     readings = tuple(Card(colour, v) for v in candidates)
-    if joker.stands_for is not None and joker.stands_for.text in elsewhere:
-        raise _elsewhere(joker, joker.stands_for)
-    exist = tuple(c for c in readings if c.text not in elsewhere)
-    if not exist and joker.stands_for is None:
-        could = [c.text for c in readings]
-        if len(could) == 1:
-            raise _elsewhere(joker, readings[0])
-        raise MeldError(
-            "joker-no-card", card=joker.text, rule="D17-6", colour=_name(colour), could=could
-        )
+    # D17-6: of the cards the joker could stand for, one that lies elsewhere is no reading
+    # (each card exists once, R17-1): K8 in another meld makes K9 K10 and a joker K11. Only a
+    # choice is narrowed: a joker whose every card lies elsewhere keeps them (it may stand
+    # for a card someone holds or laid, R17-12 lets them swap it).
     if joker.stands_for is None:
-        readings = exist
+        readings = tuple(c for c in readings if c.text not in elsewhere) or readings
     if joker.stands_for is not None:
         if joker.stands_for not in readings:
             _refuse_wrap(tokens, {*values, joker.stands_for.value})
