@@ -285,8 +285,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
 
     players = doc["players"]
     seats = [p["name"] for p in players]
-    start = seats.index(out) + 1 if out in seats else 0  # round the table after who went out
-    walk = [(start + k) % len(players) for k in range(len(players))]
+    walk = list(range(len(seats)))  # the walk goes round in seat order, the same every round
     saved = False
     for pos, i in enumerate(walk):
         player = players[i]
@@ -329,6 +328,7 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
             if n >= CHIPS:  # the chips of 13–25 first
                 count.tap(row.locator("[data-more]"), "13+")
             count.tap(row.get_by_role("button", name=re.compile(f": {n}$")), f"count {n}")
+        saved = saved or (final and not typed)  # the last player's counts save the round
     if not saved:
         page.wait_for_function("!document.getElementById('walker').open")
         for i, k, n in typed:

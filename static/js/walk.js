@@ -20,13 +20,11 @@
   var players = $$("fieldset.player", form);
   var holding = C.game.holding;
 
-  // The walk goes round the table from the player after the one who went out and ends with
-  // them (nothing of theirs to count), so their last meld is followed by "Save round".
+  // The walk goes round the table in seat order, from the first seat, the same every round;
+  // whoever went out has only melds (nothing to count). Its last step saves the round.
   var at = 0, pend = null, chosen = [], order = [];
   function walkOrder() {
-    var out = -1;
-    players.forEach(function (p, i) { if (wentOut(p.getAttribute("data-name"))) out = i; });
-    order = players.map(function (p, i) { return (out + 1 + i) % players.length; });
+    order = players.map(function (p, i) { return i; });
   }
   function fields(pos) {
     var p = players[order[pos]];
@@ -36,6 +34,13 @@
       held: $("input[name$='-" + holding + "']", p),
       counts: $$("input[type=number]", p)
     };
+  }
+  function given(seat) {  // this player's hand is entered, or they went out
+    var p = players[seat];
+    if (wentOut(p.getAttribute("data-name"))) return true;
+    var held = $("input[name$='-" + holding + "']", p);
+    var counts = $$("input[type=number]", p);
+    return (!!held && !!held.value.trim()) || (counts.length > 0 && counts.every(function (c) { return c.value !== ""; }));
   }
   function wentOut(name) {
     var chosenOut = $("input[name=went_out]:checked", form);
@@ -147,13 +152,21 @@
     allArmed = false;
     if (cards.length) write(lines().concat([cards.join(" ")]));
   }
+  // Whose melds the walker wants, in large type: "Melds of <big>Anna</big>" in the words and
+  // the order of the page's language.
+  function who(name) {
+    var head = $("#walk-who"), parts = T.melds.split("{n}");
+    head.textContent = "";
+    head.appendChild(document.createTextNode(parts[0]));
+    head.appendChild(el("strong", "walk-name", name));
+    head.appendChild(document.createTextNode(parts.slice(1).join("")));
+  }
   function render() {
     var f = fields(at), out = wentOut(f.name);
-    $("#walk-who").textContent = f.name;
+    who(f.name);
     $("#walk-help").textContent = T.hint;
     var shown = $("#walk-melds");
     shown.textContent = "";
-    shown.appendChild(el("span", "small", C.fill(T.melds, { n: f.name }) + ":"));
     lines().forEach(function (l) { shown.appendChild(el("code", null, l)); });
     var errors = $("#walk-errors");
     errors.textContent = "";
@@ -216,13 +229,18 @@
       shift(row, v >= chips && v < 2 * chips ? chips : 0);
     });
   }
+  // Past the last player the walk is done: the round is saved, whichever step ended it (the
+  // last player's counts, or "Save round" after whoever went out).
   function go(i) {
     commit();
     if (i >= players.length) {
       dialog.close();
-      var save = $("#save-button");
-      save.scrollIntoView({ block: "center" });
-      save.focus({ preventScroll: true });
+      var missing = players.filter(function (p, k) { return !given(k); })[0];
+      if (!missing) { $("#save-button").click(); return; }
+      // A hand still to type (more cards than the chips show): there, then Save.
+      var field = $("input[type=number], input[name$='-" + holding + "']", missing);
+      field.scrollIntoView({ block: "center" });
+      field.focus({ preventScroll: true });
       return;
     }
     at = Math.max(0, i);
@@ -326,7 +344,7 @@
         f.counts[k].value = b.getAttribute("data-n");
         C.fire(f.counts[k]);
         if (chosen.indexOf(k) < 0) chosen.push(k);
-        // Every count of this player tapped: on to the next player.
+        // Every count of this player tapped: on to the next player, or the round is saved.
         if (chosen.length >= f.counts.length) go(at + 1);
         else render();
       });
@@ -345,8 +363,7 @@
       render();
     } else if (what === "commit") { commit(); render(); }
     else if (what === "next") {
-      if (at + 1 < players.length) go(at + 1);
-      else { go(at + 1); $("#save-button").click(); }  // the last step saves the round
+      go(at + 1);  // past the last player: the round is saved
     }
     else if (what === "back") go(at - 1);
     else if (what === "close") { commit(); dialog.close(); }

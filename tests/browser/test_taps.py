@@ -7,6 +7,7 @@ the scores the scoreboard then shows must be the rules core's (``score_document`
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,9 @@ def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
     taps = measure(page, server.app, server.url, doc)
     assert board_totals(page) == _expected(doc)
     assert score_document(doc)["rummy17"] is True  # a 17 went out: one tap, still doubled
-    assert taps <= 34, taps  # issue 26: "All colours" and R15 leave K15 (the last card) out
+    # Issue 26: "All colours" and R15 leave K15 (the last card) out; the blue joker of the 4s
+    # is held on B4, which Anna's run (entered first, seat order) has.
+    assert taps <= 35, taps
     assert taps <= GOAL, taps
 
 
@@ -124,7 +127,7 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     walker = page.locator("#walker")
     assert not walker.is_visible()  # no last card yet: the ending is not given
     page.locator("fieldset.player").nth(0).get_by_role("button", name="Tap in").click()
-    assert walker.locator("#walk-who").inner_text() == "Anna"
+    assert walker.locator("#walk-who .walk-name").inner_text() == "Anna"
 
     def taps(*keys: str) -> None:  # a card key (R5) or the joker (*)
         for key in keys:
@@ -157,15 +160,15 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     assert area.input_value().splitlines() == ["Y5 Y6 *Y7 Y8", "R15 Y15", "R4 *B G4"]
     walker.locator("[data-count='0'] [data-n='2']").click()
     walker.locator("[data-count='1'] [data-n='0']").click()  # both counts: on to Béla
-    assert walker.locator("#walk-who").inner_text() == "Béla"
+    assert walker.locator("#walk-who .walk-name").inner_text() == "Béla"
     walker.get_by_role("button", name="On to Cili").click()
     assert walker.locator("#walk-out").is_visible()  # Cili went out: no counts asked
     assert not walker.locator("#walk-counts").is_visible()
-    # The walk goes round from the player after Cili and ends with her: her step saves.
-    assert walker.locator("#walk-next").inner_text() == "Save game 1"
+    # The walk goes round in seat order, the same every round: after Cili comes Dani.
+    assert walker.locator("#walk-next").inner_text() == "On to Dani"
     walker.get_by_role("button", name="Previous player").click()
     walker.get_by_role("button", name="Previous player").click()
-    assert walker.locator("#walk-who").inner_text() == "Anna"
+    assert walker.locator("#walk-who .walk-name").inner_text() == "Anna"
     assert "Y5 Y6 *Y7 Y8" in walker.locator("#walk-melds").inner_text()
     assert page.locator("#players-0-low").input_value() == "2"
     assert page.locator("#players-0-high").input_value() == "0"
@@ -193,8 +196,8 @@ def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page
     page.get_by_role("button", name="K17").click()  # the last card: K17 lies in the round
     walker = page.locator("#walker")
     walker.wait_for()
-    walker.get_by_role("button", name="On to Anna").click()  # the walk began at Dani
-    assert walker.locator("#walk-who").inner_text() == "Anna"
+    # The walk begins at the first seat, Anna, whoever went out.
+    assert walker.locator("#walk-who .walk-name").inner_text() == "Anna"
     every = walker.get_by_role("button", name="All colours")
     now = walker.locator("#walk-now")
 
@@ -231,6 +234,37 @@ def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page
     ]
 
 
+def test_the_pile_ran_out_and_the_last_players_counts_save_the_game(server: Any, page: Any) -> None:
+    """Issue 27: with nobody out the walk ends at the last seat's counts, and saves the game as
+    it does after whoever went out (its button said "Save game 1" and it only closed)."""
+    doc = {
+        "game": "rummy17",
+        "bonus_cards": ["most-cards", "most-sets", "longest-run", "most-red", "went-out"],
+        "went_out": None,
+        "players": [
+            {"name": "Ada", "melds": [["R1", "R2", "R3"]], "hand": {"low": 2, "high": 1}},
+            {"name": "Bo", "melds": [], "hand": {"low": 0, "high": 4}},
+        ],
+    }
+    edit = new_match(server.app, doc)
+    page.goto(f"{server.url}/m/{edit}/rounds/new")
+    for box in page.locator("#bonus input[type=checkbox]").all()[:5]:
+        box.check()
+    page.get_by_role("radio", name="The draw pile ran out").click()
+    walker = page.locator("#walker")
+    walker.wait_for()
+    assert walker.locator("#walk-who .walk-name").inner_text() == "Ada"
+    walker.locator("[data-card][data-c=R][data-v='1']").click()
+    walker.locator("[data-card][data-c=R][data-v='3']").click()
+    walker.locator("[data-count='0'] [data-n='2']").click()
+    walker.locator("[data-count='1'] [data-n='1']").click()  # on to Bo
+    assert walker.locator("#walk-next").inner_text() == "Save game 1"
+    walker.locator("[data-count='0'] [data-n='0']").click()
+    walker.locator("[data-count='1'] [data-n='4']").click()  # Bo's counts: saved
+    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    assert board_totals(page) == _expected(doc)
+
+
 @pytest.mark.parametrize("page", ["light", "dark"], indirect=True)
 def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) -> None:
     doc = _doc("taps-round.json")
@@ -242,9 +276,12 @@ def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) 
     page.get_by_role("button", name="K17").click()
     assert page.locator("#last_discard").input_value() == "K17"
     walker = page.locator("#walker")
-    # The ending is given: the walk opened by itself at Dani, the player after Cili.
+    # The ending is given: the walk opened by itself at the first seat, Anna, in large type.
     assert walker.is_visible()
-    assert walker.locator("#walk-who").inner_text() == "Dani"
+    name = walker.locator("#walk-who .walk-name")
+    assert name.inner_text() == "Anna"
+    assert walker.locator("#walk-who").inner_text().replace("\n", " ") == "Melds of Anna"
+    assert float(name.evaluate("n => parseFloat(getComputedStyle(n).fontSize)")) >= 24
     walker.get_by_role("button", name="Close").click()
     page.locator("#r17").wait_for()  # the server says it doubles (R17-15a)
     page.get_by_role("button", name="Tap in melds and hands, player by player").click()
