@@ -73,7 +73,7 @@ def test_a_pydantic_refusal_is_said_in_the_players_words_and_translated(client):
     error = client.post("/api/v1/score", json=doc).get_json()["error"]
     messages = [p["message"] for p in error["problems"]]
     assert "went_out must be text" in messages
-    assert any(m.startswith("players[0].rack must be a list of cards") for m in messages)
+    assert any(m.startswith("players[0].rack must be a list of tiles") for m in messages)  # RK
     assert all("Input should" not in m for m in messages)  # never pydantic's English
     german = client.post("/api/v1/score", json=doc, headers={"Accept-Language": "de"})
     said = [p["message"] for p in german.get_json()["error"]["problems"]]
