@@ -409,6 +409,7 @@ def _stale(session: Session, event: Event) -> NoReturn:
             raise
         session.rollback()
     session.refresh(event)
+    session.commit()  # nothing to write: the lock is not kept while the caller answers
     raise store.StaleRevision(event.revision)
 
 

@@ -159,7 +159,9 @@ def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
     """Roll back a write that lost the race, reload the match and say why.
 
     The match is read again as the winner left it: on SQLite in a writer's transaction, which
-    waits for a write still under way to finish; on PostgreSQL in a new snapshot.
+    waits for a write still under way to finish; on PostgreSQL in a new snapshot. That
+    transaction writes nothing and ends at once (the lock is not kept while the caller
+    answers).
     """
     session.rollback()
     try:
@@ -171,7 +173,9 @@ def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
     try:
         session.refresh(match)
     except InvalidRequestError:  # the match itself is gone (its event table drawn again)
+        session.rollback()
         raise ConflictError() from None
+    session.commit()  # nothing to write; the request's session keeps the match as read
     if revision is not None and revision != match.revision:
         raise StaleRevision(match.revision)
     raise ConflictError()  # no revision given, or the database was too busy to say
