@@ -16,7 +16,8 @@ from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from jinja2 import TemplateNotFound
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from companion import db, i18n, ratelimit, security
 from companion.installed import template_loader
@@ -181,9 +182,22 @@ def handle_http_error(err: HTTPException) -> tuple[Response | str, int, dict[str
     return page, code, headers
 
 
+#: When to try again after the database was in the way (seconds).
+BUSY_RETRY_AFTER = 1
+
+
+def handle_busy_database(err: OperationalError) -> tuple[Response | str, int, dict[str, str]]:
+    """A transaction another one got in the way of (companion/db.py ``transient``): 503, try
+    again in a moment; nothing was changed. Any other database error stays a 500."""
+    if not db.transient(err):
+        raise err
+    return handle_http_error(ServiceUnavailable(retry_after=BUSY_RETRY_AFTER))
+
+
 def register_errorhandlers(app: Flask) -> None:
     """Friendly error pages: never a traceback."""
     app.register_error_handler(HTTPException, handle_http_error)
+    app.register_error_handler(OperationalError, handle_busy_database)
 
 
 def register_commands(app: Flask) -> None:

@@ -3,6 +3,22 @@
 SQLite is set up for durability on every connection (``SQLITE_PRAGMAS``: WAL, synchronous
 FULL, foreign keys; and a busy timeout) and its file is private to its owner (0600).
 
+One snapshot per request. A request's session reads and writes in one transaction, begun at
+its first statement and ended by the write's commit or at teardown, so everything a request
+reads is one state of the database and its write is checked against that same state (two
+separate reads could see a row and then not see it, or a match's old revision with its new
+round). On SQLite the driver's own transaction handling is switched off and every
+transaction is begun by us (``_sqlite_begin``): ``BEGIN`` for a read, whose snapshot is taken
+at its first SELECT; ``BEGIN IMMEDIATE`` for a request that may write (any method but GET,
+HEAD and OPTIONS), which takes the write lock before the request reads anything: a
+transaction that read first could not be upgraded to a write once another connection wrote
+(SQLITE_BUSY at once, no busy timeout), while one that waits for the lock up front waits
+politely (the busy timeout) and then reads the newest state. PostgreSQL runs every
+transaction at REPEATABLE READ (one snapshot from the first statement on); a write that finds
+its row changed since that snapshot fails with a serialization failure, which the store
+answers as a stale revision or a conflict, and which ``transient`` names for the error
+handler otherwise (503, try again; never a 500).
+
 SQLite in the instance folder by default; PostgreSQL (psycopg 3) when
 ``COMPANION_DATABASE_URL`` says so, e.g. ``postgresql+psycopg://user:pw@host/companion``.
 """
@@ -19,8 +35,9 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -51,29 +68,71 @@ SQLITE_PRAGMAS = (
 )
 
 
+#: The execution option that makes a transaction a writer's: on SQLite it begins with
+#: ``BEGIN IMMEDIATE`` (the write lock first, then the reads). Pass it to
+#: ``Session.connection(execution_options=WRITING)`` before a session's first statement.
+WRITING = {"companion_writing": True}
+
+#: The HTTP methods that never write; a request with any other method begins as a writer.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
-    """An engine for ``url``; SQLite connections get ``SQLITE_PRAGMAS`` and the busy timeout."""
+    """An engine for ``url``; SQLite connections get ``SQLITE_PRAGMAS``, the busy timeout and
+    transactions begun by ``_sqlite_begin``; PostgreSQL's run at REPEATABLE READ."""
     if url.startswith("sqlite"):
         kwargs.setdefault(
             "connect_args", {"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
         )
     else:
         kwargs.setdefault("pool_pre_ping", True)
+        kwargs.setdefault("isolation_level", "REPEATABLE READ")
     # A database error's message never shows the values sent (link tokens among them).
     kwargs.setdefault("hide_parameters", True)
     # Names stay readable in the database ("Béla", not an escaped "B\u00e9la").
     kwargs.setdefault("json_serializer", partial(json.dumps, ensure_ascii=False))
     engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """A new SQLite connection: the pragmas, and the driver's transaction handling off (it
+    would begin a transaction only before a write, so every SELECT saw the database anew)."""
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     for pragma in SQLITE_PRAGMAS:
         cursor.execute(pragma)
     cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """Begin a transaction for real (the SQLAlchemy documentation's pysqlite recipe):
+    ``BEGIN IMMEDIATE`` for a writer (``WRITING``), else a deferred ``BEGIN``."""
+    writing = connection.get_execution_options().get("companion_writing")
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+
+#: PostgreSQL's SQLSTATEs of a transaction that lost to another and may simply be tried again:
+#: serialization_failure, deadlock_detected.
+RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+#: SQLite's primary result codes of the same: SQLITE_BUSY, SQLITE_LOCKED.
+RETRYABLE_SQLITE_CODES = frozenset({5, 6})
+
+
+def transient(err: OperationalError) -> bool:
+    """Whether the database refused because another transaction was in the way (a
+    serialization failure or deadlock on PostgreSQL; a busy or locked database on SQLite), so
+    that the same request may succeed when tried again; not a broken database."""
+    orig = err.orig
+    if getattr(orig, "sqlstate", None) in RETRYABLE_SQLSTATES:
+        return True
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in RETRYABLE_SQLITE_CODES
+    return "database is locked" in str(orig)
 
 
 def private_file(path: Path) -> None:
@@ -102,11 +161,20 @@ def get_engine(app: Flask | None = None) -> Engine:
 
 
 def get_session() -> Session:
-    """The session of the current request, opened on first use and closed at teardown."""
+    """The session of the current request, opened on first use and closed at teardown.
+
+    Its first transaction is the request's snapshot (see the module's words); a request that
+    may write (not GET, HEAD or OPTIONS) begins it as a writer at once (``WRITING``), so its
+    reads and its write are one transaction that no other write can come between. After a
+    commit, what the request reads for its answer is a new (reading) transaction.
+    """
     if "db_session" not in g:
-        g.db_session = Session(get_engine(), expire_on_commit=False)
-    session: Session = g.db_session
-    return session
+        session = Session(get_engine(), expire_on_commit=False)
+        g.db_session = session
+        if has_request_context() and request.method not in SAFE_METHODS:
+            session.connection(execution_options=WRITING)
+    found: Session = g.db_session
+    return found
 
 
 def close_session(_exc: BaseException | None = None) -> None:
@@ -132,30 +200,26 @@ def migrating(engine: Engine) -> Iterator[Connection]:
 
     On SQLite, foreign keys are switched off for the duration (batch mode copies a table and
     drops the old one, which would cascade-delete the rows referring to it; they are checked
-    before commit), and the transaction is begun explicitly so the DDL is inside it too
-    (pysqlite on its own would run CREATE and DROP outside any transaction).
+    before commit). The transaction is a writer's (``BEGIN IMMEDIATE``, see
+    ``_sqlite_begin``): the DDL is inside it too, and of several processes starting at once,
+    one migrates while the others wait and then find nothing left to do.
     """
     with engine.connect() as connection:
         if connection.dialect.name != "sqlite":
             with connection.begin():
                 yield connection
             return
-        driver = connection.connection.driver_connection
-        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # only works outside a transaction
-        connection.commit()
-        level = driver.isolation_level  # type: ignore[union-attr]
-        driver.isolation_level = None  # type: ignore[union-attr]
+        driver: Any = connection.connection.driver_connection
+        driver.execute("PRAGMA foreign_keys=OFF")  # only works outside a transaction
         try:
+            connection.execution_options(**WRITING)
             with connection.begin():
-                connection.exec_driver_sql("BEGIN")
                 yield connection
                 broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
                 if broken:
                     raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
         finally:
-            driver.isolation_level = level  # type: ignore[union-attr]
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
+            driver.execute("PRAGMA foreign_keys=ON")
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import select as columns
 from sqlalchemy import update
@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 
 from companion import store
 from companion.cache import LRU
+from companion.db import WRITING, transient
 from companion.limits import MAX_TITLE, MAX_TYPED_GAMES
 from companion.models import Change, Event, EventTable, Match, RetiredTable, utcnow
 from companion.rules import EntryError, Translator, get_game
@@ -364,7 +365,12 @@ def _entry(code: str, **params: Any) -> dict[str, Any]:
 
 @contextmanager
 def _writing(session: Session, event: Event, revision: int | None) -> Iterator[None]:
-    """Claim the event's next revision (compare and set), run the writes, commit; all or none."""
+    """Claim the event's next revision (compare and set), run the writes, commit; all or none.
+
+    A write that another transaction got in the way of (``transient``: SQLite's lock taken
+    by another, a serialization failure on PostgreSQL, where a re-draw may find a table's
+    match changed after its snapshot) is refused as stale, as a lost claim is.
+    """
     expected = event.revision
     if revision is not None and revision != expected:
         raise store.StaleRevision(expected)
@@ -375,20 +381,39 @@ def _writing(session: Session, event: Event, revision: int | None) -> Iterator[N
     )
     try:
         claimed = session.connection().execute(claim).rowcount
-    except OperationalError:
+    except OperationalError as err:
+        if not transient(err):
+            raise
         claimed = 0
     if claimed != 1:
-        session.rollback()
-        session.refresh(event)
-        raise store.StaleRevision(event.revision)
+        _stale(session, event)
     set_committed_value(event, "revision", expected + 1)
     try:
         yield
         session.commit()
+    except OperationalError as err:
+        if not transient(err):
+            session.rollback()
+            raise
+        _stale(session, event)
     except BaseException:
         session.rollback()
         raise
     session.refresh(event)
+
+
+def _stale(session: Session, event: Event) -> NoReturn:
+    """Roll back, read the event as the winner left it (see ``store``'s ``_lost``), refuse."""
+    session.rollback()
+    try:
+        session.connection(execution_options=WRITING)
+    except OperationalError as err:  # the lock is held past the busy timeout: read as it is
+        if not transient(err):
+            raise
+        session.rollback()
+    session.refresh(event)
+    session.commit()  # nothing to write: the lock is not kept while the caller answers
+    raise store.StaleRevision(event.revision)
 
 
 def _log(event: Event, code: str, **params: Any) -> None:

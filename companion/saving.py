@@ -14,6 +14,11 @@ earlier — gets the twin's write too. Every other refusal is the caller's to an
 (someone else saved at the same moment), or any other ``EntryError`` (the write is not
 valid); each leaves the database as it was.
 
+The key's lookup, the match the view loaded and the write are one transaction, the request's
+snapshot (companion/db.py): on SQLite a writing request holds the write lock from its first
+read, on PostgreSQL a row changed after the snapshot fails the claim. So a request never reads
+the match's old revision with its new round and takes its save for a no-op.
+
 A view parses the request, calls ``save`` and maps the outcome and the refusals to its own
 answer (cosmicpython's service layer).
 """

@@ -13,6 +13,13 @@ round, so of several writes based on the same revision exactly one wins. Given a
 without one, a write that loses a race raises ``ConflictError`` (never "round 4" instead
 of the "round 3" that was typed).
 
+The match, its rounds and the revision are read in the transaction that writes (a request's
+one snapshot, companion/db.py), so a write never mixes the revision of one moment with the
+rounds of the next. A request's transaction on SQLite holds the write lock from its first
+read, so its claim cannot lose; a session that read first and writes later (on SQLite) or
+whose row changed after its snapshot (PostgreSQL, REPEATABLE READ) loses the claim with a
+busy database or a serialization failure, and is told as any lost race is.
+
 Dealers. Each round keeps the ``dealer`` it was played with. The rules core deals by
 rotation from ``first_dealer``; the store records that rotation when a round is added, and
 from then on the stored dealer is a fact of the table: deleting a round renumbers the later
@@ -33,10 +40,11 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from sqlalchemy import Table, update
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError, InvalidRequestError, OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
+from companion.db import WRITING, transient
 from companion.limits import MAX_TITLE
 from companion.models import Change, Match, Round, utcnow
 from companion.rules import EntryError, get_game, left_of, match_document
@@ -108,8 +116,11 @@ def _writing(session: Session, match: Match, revision: int | None) -> Iterator[N
     """Claim the match's next revision, run the writes inside, commit; all or nothing.
 
     The claim is one compare-and-set, ``UPDATE match SET revision = r + 1 WHERE id = … AND
-    revision = r``, and runs first in the transaction (SQLite takes its write lock on it,
-    PostgreSQL locks the row), so of several writes on the same revision exactly one wins.
+    revision = r``, and runs first among the writes (SQLite holds its write lock, PostgreSQL
+    locks the row), so of several writes on the same revision exactly one wins. The claim
+    is lost too when the database says another transaction is in the way (``transient``):
+    SQLite's write lock taken by another after this transaction read, or held past the busy
+    timeout; on PostgreSQL, the row changed after this transaction's snapshot.
     """
     expected = match.revision
     claim = (
@@ -120,31 +131,53 @@ def _writing(session: Session, match: Match, revision: int | None) -> Iterator[N
     try:
         claimed = session.connection().execute(claim).rowcount
     except OperationalError as err:
-        if "locked" not in str(err.orig):  # SQLite's writer lock held past its busy timeout
+        if not transient(err):
             raise
         claimed = 0
     if claimed != 1:
         _lost(session, match, revision)
     set_committed_value(match, "revision", expected + 1)
-    clash = False
+    lost = False
     try:
         yield
         session.commit()
     except IntegrityError:  # the unique (match, number) as a second line of defence
-        clash = True
+        lost = True
+    except OperationalError as err:
+        if not transient(err):
+            session.rollback()
+            raise
+        lost = True
     except BaseException:
         session.rollback()
         raise
-    if clash:
+    if lost:
         _lost(session, match, revision)
     forget_revision(match)
     session.refresh(match)
 
 
 def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
-    """Roll back a write that lost the race, reload the match and say why."""
+    """Roll back a write that lost the race, reload the match and say why.
+
+    The match is read again as the winner left it: on SQLite in a writer's transaction, which
+    waits for a write still under way to finish; on PostgreSQL in a new snapshot. That
+    transaction writes nothing and ends at once (the lock is not kept while the caller
+    answers).
+    """
     session.rollback()
-    session.refresh(match)
+    try:
+        session.connection(execution_options=WRITING)
+    except OperationalError as err:  # the lock is held past the busy timeout: read as it is
+        if not transient(err):
+            raise
+        session.rollback()
+    try:
+        session.refresh(match)
+    except InvalidRequestError:  # the match itself is gone (its event table drawn again)
+        session.rollback()
+        raise ConflictError() from None
+    session.commit()  # nothing to write; the request's session keeps the match as read
     if revision is not None and revision != match.revision:
         raise StaleRevision(match.revision)
     raise ConflictError()  # no revision given, or the database was too busy to say

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,25 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+#: The moment a page's fake clock stands at (any fixed one will do; a Saturday's club night).
+CLOCK = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
+
+
+def fake_clock(page: Any) -> None:
+    """Give the page Playwright's fake clock, stopped, before it loads anything.
+
+    ``clock.install`` alone leaves the fake clock running along with the real one, so a test
+    that took longer (a loaded machine: a reload of several seconds) saw its page's time run
+    on. Paused, the page's time moves only by ``page.clock.run_for``, ``fast_forward`` or
+    ``pause_at``, and stays so across reloads and navigations (Playwright replays the clock's
+    log in every new document of the page). Call it before ``goto``. The pause is set a
+    minute after the install time: the clock may have run a little in between, and it can
+    only be paused forward.
+    """
+    page.clock.install(time=CLOCK)
+    page.clock.pause_at(CLOCK + timedelta(minutes=1))
 
 
 class QuietHandler(WSGIRequestHandler):

@@ -1,26 +1,34 @@
 """A club night on real phones and a projector (issue 19): the organiser starts an event of ten
 at 390×844, seats two sessions, three tables enter rounds on their own phones (separate
 browser contexts), and the standings on a 1920×1080 screen update without a reload and match
-``companion standings`` on the same documents."""
+``companion standings`` on the same documents.
+
+The projector's clock is Playwright's fake one, stopped (``fake_clock``): it asks for news when
+the test moves its time on by one poll (3 s), never after real seconds; and the server draws
+the standings afresh on every ask (no 2 s window), so one ask brings every save."""
 
 from __future__ import annotations
 
-import time
+import re
 from typing import Any
 
-from phone import PHONE, answer, follow, scroll_width, shot
+import pytest
+from phone import PHONE, answer, fake_clock, follow, scroll_width, shot
+from playwright.sync_api import expect
 
 from companion import events
 from companion.db import get_session
 from companion.rules.events import standings
+from companion.web import events as events_web
 
 NAMES = ["Anna", "Béla", "Cili", "Dani", "Emil", "Feri", "Gabi", "Hanna", "Ildi", "Jenő"]
 SCREEN = {"width": 1920, "height": 1080}
 
 
 def test_a_club_night_of_ten_on_phones_and_a_projector(
-    server: Any, page: Any, browser: Any
+    server: Any, page: Any, browser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(events_web, "FRESH", 0)  # every ask gets the standings as they are
     page.goto(server.url + "/")
     follow(page, "#event-link")
     page.check("input[name=game][value=rummikub]")
@@ -40,6 +48,7 @@ def test_a_club_night_of_ten_on_phones_and_a_projector(
     view = page.input_value("#view-link")
 
     screen = browser.new_context(viewport=SCREEN, color_scheme="dark").new_page()
+    fake_clock(screen)
     screen.goto(view + "/screen")
     screen.evaluate("window.stayed = true")  # gone if the page reloads
     assert "100.0" not in screen.inner_text("#live")
@@ -56,14 +65,10 @@ def test_a_club_night_of_ten_on_phones_and_a_projector(
         phone.context.close()
 
     # Each table's winner shows at 100 % once the screen has asked again (every 3 s).
-    winners = (
-        "[...document.querySelectorAll('#live tbody tr td:nth-child(3)')]"
-        ".filter(td => td.textContent.trim() === '100.0').length"
-    )
-    deadline = time.monotonic() + 12
-    while screen.evaluate(winners) < 3 and time.monotonic() < deadline:
-        screen.wait_for_timeout(250)
-    assert screen.evaluate(winners) == 3
+    winners = screen.locator("#live tbody tr td:nth-child(3)", has_text=re.compile(r"^100\.0$"))
+    expect(winners).to_have_count(0)
+    screen.clock.run_for(int(screen.locator("#live").get_attribute("data-poll")))
+    expect(winners).to_have_count(3)
     assert screen.evaluate("window.stayed === true")
     shot(screen, "event-projector", full=False)
     shown = [

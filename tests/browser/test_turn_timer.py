@@ -1,12 +1,14 @@
-"""The turn timer on the phone (RK-10, RO-10, RK-11), with Playwright's fake clock: nothing
-here waits for real seconds to pass."""
+"""The turn timer on the phone (RK-10, RO-10, RK-11), with Playwright's fake clock, stopped
+(``fake_clock``): nothing here waits for real seconds to pass, and no real second that passes
+(a slow reload on a loaded machine) moves the timer."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
-from phone import follow, scroll_width, shot
+from phone import fake_clock, follow, scroll_width, shot
 from playwright.sync_api import expect
 
 from companion import store
@@ -28,7 +30,7 @@ Object.defineProperty(navigator, "wakeLock", {value: {request: function () {
 
 def open_timer(page: Any, url: str) -> None:
     page.add_init_script(RECORD)
-    page.clock.install()
+    fake_clock(page)
     page.goto(url)
 
 
@@ -112,6 +114,19 @@ def test_pause_stops_the_count_and_a_reload_keeps_everything(server: Any, page: 
     shows(page, "1:00", "Anna", "Béla")
 
 
+def test_real_seconds_passing_move_nothing_not_even_across_a_reload(server: Any, page: Any) -> None:
+    # What a loaded machine does to a test: real seconds pass between two steps. The page's
+    # time is the fake clock's alone, so the count is where the test left it.
+    open_timer(page, f"{server.url}/timer/rummikub?name=Anna&name=B%C3%A9la&name=Cili")
+    page.click("#timer-tap")
+    page.clock.run_for(10_000)
+    shows(page, "0:50", "Anna", "Béla")
+    time.sleep(1.5)  # the real seconds themselves: this is what the test is about
+    expect(page.locator("#timer-clock")).to_have_text("0:50")
+    page.reload()
+    shows(page, "0:50", "Anna", "Béla")
+
+
 def test_ro10_a_match_timer_follows_the_scoreboard_and_has_no_penalty(
     server: Any, page: Any
 ) -> None:
@@ -121,7 +136,7 @@ def test_ro10_a_match_timer_follows_the_scoreboard_and_has_no_penalty(
         )
         edit = match.edit_token
     page.add_init_script(RECORD)
-    page.clock.install()
+    fake_clock(page)
     page.goto(f"{server.url}/m/{edit}")
     follow(page, "#timer-link")
     shows(page, "3:00", "Béla", "Cili")  # RO-10: 3 minutes; RO-3: Béla starts the round

@@ -36,6 +36,11 @@ class Server:
     env: dict[str, str]
     port: int
     process: subprocess.Popen[str] | None = None
+    #: Python run in the server's process before the app is made (a test's setting).
+    preamble: str = ""
+    #: Where the server's output goes; None: a pipe, read by the test (it must keep reading
+    #: it, or a server writing much, a traceback per request, stops when the pipe is full).
+    log: Path | None = None
 
     @property
     def url(self) -> str:
@@ -46,18 +51,27 @@ class Server:
         env["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
         )
+        run = ["-m", "companion"]
+        if self.preamble:
+            run = [
+                "-c",
+                f"{self.preamble}\nfrom companion.cli import main\nraise SystemExit(main())",
+            ]
+        output = subprocess.PIPE if self.log is None else self.log.open("a", encoding="utf-8")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--port", str(self.port)],
+            [sys.executable, *run, "serve", "--port", str(self.port)],
             env=env,
-            stdout=subprocess.PIPE,
+            stdout=output,
             stderr=subprocess.STDOUT,
             text=True,
             start_new_session=True,  # its own process group: kill() reaches every worker
         )
+        if self.log is not None:
+            output.close()  # the server has its own copy
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                out = self.process.stdout.read() if self.process.stdout else ""
+                out = self.process.stdout.read() if self.process.stdout else self.output()
                 raise RuntimeError(f"companion serve exited {self.process.returncode}: {out}")
             try:
                 with urllib.request.urlopen(self.url + "/api/v1/games", timeout=2) as answer:
@@ -67,6 +81,10 @@ class Server:
                 time.sleep(0.1)
         self.kill()
         raise RuntimeError("companion serve did not answer in time")
+
+    def output(self) -> str:
+        """What the server wrote to its ``log`` so far."""
+        return self.log.read_text(encoding="utf-8") if self.log is not None else ""
 
     def kill(self) -> None:
         """SIGKILL the arbiter, its workers and renderers at once; nothing gets to clean up."""
@@ -94,8 +112,8 @@ class Server:
 
 
 @contextmanager
-def serving(env: dict[str, str]) -> Iterator[Server]:
-    server = Server(env, free_port())
+def serving(env: dict[str, str], preamble: str = "", log: Path | None = None) -> Iterator[Server]:
+    server = Server(env, free_port(), preamble=preamble, log=log)
     server.start()
     try:
         yield server

@@ -61,6 +61,7 @@ def fresh(app, match: Match) -> Match:
 
 
 def test_create_match_keeps_seats_title_and_tokens(app, session):
+    before = datetime.now(UTC)
     match = store.create_match(
         session,
         game="rummy17",
@@ -76,7 +77,7 @@ def test_create_match_keeps_seats_title_and_tokens(app, session):
     assert (again.game, again.revision) == ("rummy17", 1)
     assert again.device == "dev-1"
     assert again.created.tzinfo is not None
-    assert abs(again.created - datetime.now(UTC)) < timedelta(minutes=1)
+    assert before <= again.created <= datetime.now(UTC)  # made now, however slow the machine
     assert again.edit_token != again.view_token
     assert store.get_by_view_token(session, match.view_token).id == match.id
     assert store.get_by_edit_token(session, match.view_token) is None

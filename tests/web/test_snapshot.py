@@ -1,0 +1,271 @@
+"""Every request reads one snapshot: a writer never shows a reader two states of the database.
+
+Against ``companion serve`` (two worker processes, as in production) on SQLite and on
+PostgreSQL, over HTTP:
+
+- readers load an event's organiser page while its organiser seats and re-draws sessions
+  (a re-draw deletes the tables' matches and makes new ones): no read answers 5xx;
+- sixteen clients PUT the same corrected round with the same ``If-Match`` at once: exactly
+  one gets 200 and the others 412 (a late request must not read the old revision but the new
+  round, and take its save for a no-op).
+
+Each race is bounded in time (a few seconds); no timing is asserted.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from live_server import Server, serving
+from samples import PLAYERS, sample_round
+from sqlmodel import Session, select
+from support import postgres_schema
+
+from companion import store
+from companion.app import create_app
+from companion.db import get_session
+from companion.models import Match
+
+GAME = "rummikub"
+CLIENTS = 16
+TRIALS = 8
+READERS = 6
+ENTRANTS = 24  # six tables a session
+#: Readers start at most this long after the write was sent (seconds).
+SPREAD = 0.05
+SESSIONS = 20
+MATCH = {"game": GAME, "players": PLAYERS, "first_dealer": "Anna"}
+#: How long the readers read while the organiser re-draws (seconds).
+RACE_SECONDS = 3.0
+
+
+#: The server keeps no match results and no standings between requests, so every read scores
+#: every table from the database: the widest window a read can have (with the caches, a read
+#: scores a table only the first time its process sees it, and the same race is rarer).
+NO_CACHE = "import companion.cache, companion.events\n" + (
+    "companion.cache.results.size = companion.events.STANDINGS.size = 0"
+)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """``companion serve`` with two workers on a fresh SQLite file, or a PostgreSQL schema."""
+    folder = tmp_path_factory.mktemp("snapshot")
+    env = {"COMPANION_INSTANCE_PATH": str(folder / "instance"), "COMPANION_WORKERS": "2"}
+    log = folder / "server.log"
+    if request.param == "postgresql":
+        with postgres_schema("snapshot") as url:
+            with serving({**env, "COMPANION_DATABASE_URL": url}, NO_CACHE, log) as live:
+                yield live
+        return
+    with serving(env, NO_CACHE, log) as live:
+        yield live
+
+
+def call(
+    connection: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    body: object = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """One request on a kept-alive connection: status, headers and body."""
+    data = None if body is None else json.dumps(body).encode()
+    sent = {"Content-Type": "application/json"} if data is not None else {}
+    connection.request(method, path, body=data, headers={**sent, **(headers or {})})
+    answer = connection.getresponse()
+    return answer.status, dict(answer.getheaders()), answer.read()
+
+
+def connect(server: Server) -> http.client.HTTPConnection:
+    return http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+
+
+def test_the_organiser_page_never_fails_while_sessions_are_seated_and_drawn_again(
+    server: Server,
+) -> None:
+    organiser = connect(server)
+    entrants = [f"Player {i}" for i in range(1, ENTRANTS + 1)]
+    body = {"game": GAME, "entrants": entrants, "sessions": SESSIONS, "size": 4}
+    status, _, raw = call(organiser, "POST", "/api/v1/events", body)
+    assert status == 201, raw
+    edit = json.loads(raw)["edit"]
+    status, _, raw = call(organiser, "POST", f"/api/v1/events/{edit}/sessions")
+    assert status == 201, raw
+
+    reads: Counter[int] = Counter()
+    writes: Counter[str] = Counter()
+    failures: list[BaseException] = []
+    lock = threading.Lock()
+    # Lock-step rounds: the organiser sends a write and, at the same moment, every reader
+    # loads the organiser's page, each a random few milliseconds later (so the reads fall
+    # all over the write) on a new connection (so they reach every server process).
+    deadline = time.monotonic() + RACE_SECONDS
+    over = threading.Event()
+    together = threading.Barrier(
+        READERS + 1, action=lambda: over.set() if time.monotonic() > deadline else None, timeout=60
+    )
+
+    def reader(seed: int) -> None:
+        pause = random.Random(seed)
+        while together.wait() >= 0 and not over.is_set():
+            time.sleep(pause.uniform(0, SPREAD))
+            connection = connect(server)
+            status, _, _ = call(connection, "GET", f"/e/{edit}")
+            connection.close()
+            with lock:
+                reads[status] += 1
+
+    def writer() -> None:
+        seated = 1
+        while together.wait() >= 0 and not over.is_set():
+            # The organiser mostly re-draws (every table's match deleted and made again), now
+            # and then seats the next session; and another table starts a match of its own
+            # (so new rows do not take the numbers of the rows just deleted).
+            status, _, raw = call(organiser, "POST", "/api/v1/matches", MATCH)
+            assert status == 201, raw
+            action = "redraw"
+            if writes["redraw"] >= 10 * seated and seated < SESSIONS:
+                action, seated = "sessions", seated + 1
+            status, _, raw = call(organiser, "POST", f"/api/v1/events/{edit}/{action}")
+            assert status in (200, 201), raw
+            writes[action] += 1
+
+    def guarded() -> None:
+        try:
+            writer()
+        except BaseException as failure:  # reported below
+            failures.append(failure)
+            together.abort()
+
+    threads = [threading.Thread(target=reader, args=(i,)) for i in range(READERS)]
+    threads.append(threading.Thread(target=guarded))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(RACE_SECONDS + 60)
+    organiser.close()
+    assert not failures, failures
+    assert writes["redraw"] >= 3, writes  # the race really ran
+    errors = sum(n for status, n in reads.items() if status >= 500)
+    assert errors == 0, f"{errors} server errors in {sum(reads.values())} reads: {dict(reads)}"
+    assert set(reads) == {200}, dict(reads)
+
+
+def new_match(server: Server) -> tuple[str, dict[str, Any]]:
+    """A match with two rounds: its edit token and a correction of round 2."""
+    connection = connect(server)
+    body = {"game": GAME, "players": PLAYERS, "first_dealer": "Anna", "games": 8}
+    status, _, raw = call(connection, "POST", "/api/v1/matches", body)
+    assert status == 201, raw
+    edit = json.loads(raw)["edit"]
+    for points in (1, 2):
+        status, _, raw = call(
+            connection, "POST", f"/api/v1/matches/{edit}/games", sample_round(GAME, points)
+        )
+        assert status == 201, raw
+    connection.close()
+    return edit, sample_round(GAME, 40)
+
+
+def sixteen_puts(server: Server) -> Counter[str]:
+    """One trial: a new match, and sixteen clients PUT the same correction of round 2 with
+    ``If-Match: "3"`` at once; what each was answered (status and ETag)."""
+    edit, correction = new_match(server)
+    path = f"/api/v1/matches/{edit}/games/2"
+    connections = [connect(server) for _ in range(CLIENTS)]
+    for connection in connections:  # open, so the PUTs leave together
+        assert call(connection, "GET", f"/api/v1/matches/{edit}")[0] == 200
+    barrier = threading.Barrier(CLIENTS, timeout=30)
+    answers: list[str] = [""] * CLIENTS
+
+    def put(i: int) -> None:
+        barrier.wait()
+        status, headers, _ = call(connections[i], "PUT", path, correction, {"If-Match": '"3"'})
+        answers[i] = f"{status} {headers.get('ETag', '')}"
+
+    threads = [threading.Thread(target=put, args=(i,)) for i in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    for connection in connections:
+        connection.close()
+    return Counter(answers)
+
+
+def test_sixteen_puts_on_one_revision_give_one_200_and_fifteen_412(server: Server) -> None:
+    outcomes = []
+    deadline = time.monotonic() + 20
+    while len(outcomes) < TRIALS and time.monotonic() < deadline:
+        outcomes.append(sixteen_puts(server))
+    assert len(outcomes) >= 3
+    expected = Counter({'200 "4"': 1, '412 "4"': CLIENTS - 1})
+    wrong = [dict(c) for c in outcomes if c != expected]
+    assert not wrong, f"{len(wrong)} of {len(outcomes)} trials: {wrong}"
+
+
+# --- the same, in one process: what a request's session sees -------------------------------
+
+
+def test_a_request_reads_one_snapshot_whatever_is_committed_meanwhile(app: Flask) -> None:
+    engine = app.extensions["companion_db"]
+    with Session(engine, expire_on_commit=False) as setup:
+        match = store.create_match(setup, game=GAME, players=PLAYERS, first_dealer="Anna", games=3)
+    ids = select(Match.id).where(Match.id == match.id)
+    with app.test_request_context("/", method="GET"):
+        session = get_session()
+        assert session.exec(ids).all() == [match.id]
+        with Session(engine) as other:  # another request deletes it and commits
+            other.delete(other.get(Match, match.id))
+            other.commit()
+        assert session.exec(ids).all() == [match.id]  # still there: one snapshot
+    with app.test_request_context("/", method="GET"):
+        assert get_session().exec(ids).all() == []  # the next request sees the delete
+
+
+def sqlite_app(tmp_path: Path, timeout: float) -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            "SECRET_KEY": "test secret key",
+            "WTF_CSRF_ENABLED": False,
+            "DATABASE_ENGINE_OPTIONS": {
+                "connect_args": {"check_same_thread": False, "timeout": timeout}
+            },
+        }
+    )
+
+
+def test_a_write_waiting_past_the_busy_timeout_is_a_503_and_reads_go_on(tmp_path: Path) -> None:
+    app = sqlite_app(tmp_path, timeout=0.1)
+    client = app.test_client()
+    body = {"game": GAME, "players": PLAYERS, "first_dealer": "Anna", "games": 3}
+    edit = client.post("/api/v1/matches", json=body).json["edit"]
+    blocker = app.extensions["companion_db"].raw_connection()
+    try:
+        blocker.execute("BEGIN IMMEDIATE")  # another process is writing, for long
+        response = client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME))
+        assert response.status_code == 503
+        assert response.headers["Retry-After"] == "1"
+        assert client.get(f"/api/v1/matches/{edit}").status_code == 200  # WAL: reads go on
+        assert client.get(f"/m/{edit}").status_code == 200
+    finally:
+        blocker.rollback()
+        blocker.close()
+    response = client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME))
+    assert response.status_code == 201
+    app.extensions["companion_db"].dispose()
