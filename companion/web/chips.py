@@ -19,6 +19,7 @@ from typing import Any
 from companion.i18n import translator
 from companion.rules import Card, EntryError, Joker, parse_card
 from companion.rules.cards import spoken
+from companion.rules.messages import render
 from companion.rules.description import Description
 
 STAR = "★"  # the joker's face, as the pickers show it
@@ -118,3 +119,15 @@ def history_parts(
 ) -> list[str | Cards]:
     """``store.describe``'s text of ``entry`` in the page's language, with its cards marked."""
     return marked(lambda cards: describe(entry, translator(), game, cards=cards))
+
+
+def card_names(game: Description) -> dict[str, Any]:
+    """Every card's and joker's name in the page's language, by its text (``{"R7": "rote 7"}``),
+    and how a joker standing for a card is named (``"Joker als {card}"``): for the scripts that
+    draw the cards a picker builds (static/js/game.js ``chip``)."""
+    tr = translator()
+    cards = game.cards
+    texts = [cards.text(c.code, v.value) for c in cards.colours for v in cards.values]
+    jokers = [cards.joker + c.code for c in cards.colours] if cards.coloured_jokers else []
+    names = {t: spoken(parse_card(t, game.id), tr) for t in [*texts, *(jokers or [cards.joker])]}
+    return {"cards": names, "as": render("joker-name-as", {"card": "{card}"}, tr)}
