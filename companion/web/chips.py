@@ -19,8 +19,8 @@ from typing import Any
 from companion.i18n import translator
 from companion.rules import Card, EntryError, Joker, parse_card
 from companion.rules.cards import spoken
-from companion.rules.messages import render
 from companion.rules.description import Description
+from companion.rules.messages import render
 
 STAR = "★"  # the joker's face, as the pickers show it
 
