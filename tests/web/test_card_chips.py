@@ -55,10 +55,8 @@ def match(client: FlaskClient, doc: dict[str, Any]) -> str:
 
 def chips(page: str) -> dict[str, tuple[str, str, str]]:
     """Each chip on the page by its card: (classes, name, what it shows)."""
-    found = re.findall(
-        r'<span class="(card[^"]*)" role="img" aria-label="([^"]*)" data-card="([^"]*)">(.*?)</span>',
-        page,
-    )
+    chip = r'<span class="(card[^"]*)" role="img" aria-label="([^"]*)" data-card="([^"]*)">'
+    found = re.findall(chip + r"(.*?)</span>", page)
     return {card: (cls, name, re.sub(r"<[^>]+>", "", face)) for cls, name, card, face in found}
 
 
