@@ -257,7 +257,8 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
         last = doc.get("last_discard")
         if isinstance(last, dict):  # the short form: only whether it was a 17 is known
             last = _some_seventeen(page, doc) if last.get("seventeen") else None
-        quick = ending.get_by_role("button", name=last, exact=True) if last else None
+        # issue 27: a one-tap last card is a chip named by its colour ("black 17"): by its card
+        quick = ending.locator(f'[data-last="{last}"]') if last else None
         if quick is not None and quick.count():  # a 17 doubles: one tap names it (R17-15a)
             count.tap(quick, f"last {last}")
             entered[str(last).upper()] = 1

@@ -136,15 +136,17 @@ TAG = re.compile(r"\{(?:colour|colour2):([a-z0-9-]+)\}")
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_form_a_translation_asks_for_is_listed_for_every_colour(lang: str) -> None:
-    """``{colour:en}`` needs the form ``en`` of each Rummy 17 colour (messages.inflect): the
-    catalogue's ``forms`` entries list them, the first item being the word as translated."""
+    """``{colour:en}`` needs the form ``en`` of each colour (messages.inflect): the catalogue's
+    ``forms`` entries list them, the first item being the word as translated. Every game's
+    colours, not only Rummy 17's: a card's name (issue 27, "orange 5") takes any of them."""
+    from companion.rules import games
     from companion.rules.messages import FORMS, forms_table
-    from companion.rules.rummy17.deck import RUMMY17
 
     catalogue = _catalogue(lang)
     asked = {tag for m in catalogue if m.id for t in _texts(m) for tag in TAG.findall(t or "")}
     assert asked or lang == "hu"  # Hungarian puts a colour before its noun as it is
-    for colour in RUMMY17.colour_names.values():
+    colours = {n for g in games() if not g.deck.suit_last for n in g.deck.colour_names.values()}
+    for colour in sorted(colours):
         table = catalogue.get(colour, FORMS)
         assert table is not None and table.string, (lang, colour)
         assert table.string.split(";")[0].strip() == catalogue.get(colour).string

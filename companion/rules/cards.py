@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import EntryError
-from .messages import N_, register
+from .messages import ENGLISH, N_, Translator, register, render
 
 register(
     {
@@ -42,6 +42,14 @@ register(
         "joker-bad-stand-in": N_(
             "{card} is not a joker: write * alone or * with the card it stands for"
         ),
+        # A card or joker in words, as a page's chip names it to a screen reader (issue 27):
+        # the colour in the form the language gives an adjective before card/tile ("gelbe 8",
+        # "жълта 8"), a suit as a card player says it ("Herz Dame", "дама купа").
+        "card-name": N_("{colour} {value}"),
+        "card-name-suit": N_("{value} of {colour}"),
+        "joker-name": N_("joker"),
+        "joker-name-coloured": N_("{colour} joker"),
+        "joker-name-as": N_("joker as {card}"),
     }
 )
 
@@ -62,6 +70,8 @@ class Deck:
     #: table (Manipulation's decks). The walker's "all colours" key leaves out a card that
     #: already lies elsewhere this often.
     copies: int | None = None
+    symbols: dict[str, str] = field(default_factory=dict)  # a suit's mark: ♥
+    rank_words: dict[int, str] = field(default_factory=dict)  # a rank letter said: queen
 
     def value_text(self, value: int) -> str:
         """A value as the notation writes it."""
@@ -254,6 +264,27 @@ def _parse_joker(text: str, deck: Deck) -> Joker:
     if stand_card is None:
         raise EntryError("joker-bad-stand-in", card=text)
     return Joker(None, stand_card, deck.game)
+
+
+def spoken(token: Token, tr: Translator = ENGLISH) -> str:
+    """A card or joker in words, in the language of ``tr``: what a screen reader says for it.
+
+    >>> spoken(parse_card("Y8"))
+    'yellow 8'
+    >>> spoken(parse_card("QH", "manipulation")), spoken(parse_card("*R6"))
+    ('queen of hearts', 'joker as red 6')
+    """
+    deck = deck_of(token.game)
+    if isinstance(token, Joker):
+        if token.stands_for is not None:
+            return render("joker-name-as", {"card": spoken(token.stands_for, tr)}, tr)
+        if token.colour is not None:
+            return render("joker-name-coloured", {"colour": deck.colour_names[token.colour]}, tr)
+        return render("joker-name", {}, tr)
+    word = deck.rank_words.get(token.value)
+    value = tr.gettext(word) if word else deck.value_text(token.value)
+    code = "card-name-suit" if deck.suit_last else "card-name"
+    return render(code, {"colour": deck.colour_names[token.colour], "value": value}, tr)
 
 
 def card_sort_key(token: Token) -> tuple[int, str, int]:

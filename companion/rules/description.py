@@ -20,10 +20,11 @@ Words = Callable[[str], str]
 
 @dataclass(frozen=True)
 class Colour:
-    """A colour or suit: its letter in the notation, and its name."""
+    """A colour or suit: its letter in the notation, its name, and a suit's mark (♥)."""
 
     code: str
     name: str
+    symbol: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,9 @@ class Description:
             "seats": list(self.seats),
             "seats_rule": self.seats_rule,
             "cards": {
-                "colours": [{"code": c.code, "name": c.name} for c in cards.colours],
+                "colours": [
+                    {"code": c.code, "name": c.name, "symbol": c.symbol} for c in cards.colours
+                ],
                 "values": [{"value": v.value, "text": v.text} for v in cards.values],
                 "coloured_jokers": cards.coloured_jokers,
                 "suit_last": cards.suit_last,

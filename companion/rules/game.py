@@ -248,7 +248,9 @@ class Game:
             seats=self.seats,
             seats_rule=self.seats_rule,
             cards=Cards(
-                colours=tuple(Colour(c, deck.colour_names[c]) for c in deck.colours),
+                colours=tuple(
+                    Colour(c, deck.colour_names[c], deck.symbols.get(c, "")) for c in deck.colours
+                ),
                 values=tuple(Value(v, deck.value_text(v)) for v in range(deck.low, deck.high + 1)),
                 coloured_jokers=deck.coloured_jokers,
                 suit_last=deck.suit_last,

@@ -25,6 +25,8 @@ MANIPULATION = Deck(
     {1: "A", 11: "J", 12: "Q", 13: "K"},
     {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")},
     suit_last=True,
+    symbols={"S": "♠", "H": "♥", "D": "♦", "C": "♣"},
+    rank_words={1: N_("ace"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")},
 )
 JOKER = 25  # MR-8
 FACE = 10  # MR-8: J, Q, K

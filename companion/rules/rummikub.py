@@ -8,7 +8,7 @@ from typing import Any
 from .cards import Deck, Token
 from .game import Choice, Decision
 from .holdings import Holding, face_value
-from .messages import N_, NP_, P_
+from .messages import F_, N_, NP_, P_
 from .tile_melds import Style, TurnRules
 from .tiles import RackGame
 
@@ -23,6 +23,9 @@ RUMMIKUB = Deck(
     {"K": N_("black"), "R": N_("red"), "B": N_("blue"), "O": N_("orange")},
     copies=2,  # RK-1: every tile twice
 )
+#: Orange's forms, for a tile named with its colour ("orange 5", "оранжева 5"); the other three
+#: colours list theirs with Rummy 17's (rummy17/deck.py).
+FORMS = (F_("forms", "orange"),)
 #: Rummikub's pieces are tiles (hu játéklap, de Stein, bg плочка), where a text shared with the
 #: card games says cards (issue 27): each says its own word in the context ``rummikub``.
 WORDS = (

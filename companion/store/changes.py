@@ -11,7 +11,7 @@ after revision r are the last ``match.revision - r``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import func
@@ -170,28 +170,43 @@ def history_page(
     return [_entry(c) for c in rows], pages
 
 
-def describe(entry: Mapping[str, Any], tr: Translator = ENGLISH, game: str | None = None) -> str:
-    """A history entry in words, in the language of ``tr`` and the words of ``game``'s box."""
+#: The fields of a round whose old and new values are cards as written (R7 B3, [R1 R2 R3]).
+CARD_FIELDS = frozenset({"hand", "rack", "melds", "last_discard"})
+Cards = Callable[[str], str]
+
+
+def describe(
+    entry: Mapping[str, Any],
+    tr: Translator = ENGLISH,
+    game: str | None = None,
+    cards: Cards | None = None,
+) -> str:
+    """A history entry in words, in the language of ``tr`` and the words of ``game``'s box.
+
+    ``cards``, if given, writes each value of cards in the text (a page marks them there, to
+    draw them as cards: web/chips.py); without it they read as typed.
+    """
     params = dict(entry.get("params") or {})
     params.pop("undo", None)  # the deleted round itself, kept for undoing
     if entry["code"] not in MESSAGES:  # written by a newer version of the app
         return render("legacy-note", {"text": entry["code"]}, tr)
     if "changes" in params:
-        params["changes"] = "; ".join(_describe_change(c, tr) for c in params["changes"])
+        params["changes"] = "; ".join(_describe_change(c, tr, cards) for c in params["changes"])
     return render(entry["code"], params, tr, context=game)
 
 
-def _describe_change(change: Mapping[str, Any], tr: Translator) -> str:
+def _describe_change(change: Mapping[str, Any], tr: Translator, cards: Cards | None) -> str:
     what = str(change.get("what"))
     player = change.get("player")
     code = f"change-{what}"
     if code not in MESSAGES:
         code = "change-player" if player is not None else "change-field"
+    written = cards if what in CARD_FIELDS else None
     values = {
         "what": what,
         "player": player,
-        "old": _value_text(change.get("old"), tr),
-        "new": _value_text(change.get("new"), tr),
+        "old": _value_text(change.get("old"), tr, written),
+        "new": _value_text(change.get("new"), tr, written),
     }
     return render(code, {k: v for k, v in values.items() if v is not None}, tr)
 
@@ -202,8 +217,11 @@ def _count_label(key: str) -> str:
     return labels.get(key, key)
 
 
-def _value_text(value: Any, tr: Translator) -> str:
-    """A stored old/new value in words: cards as written, counts with their names."""
+def _value_text(value: Any, tr: Translator, cards: Cards | None = None) -> str:
+    """A stored old/new value in words: cards as written (or through ``cards``), counts with
+    their names."""
+    if cards is not None and isinstance(value, str) and value.strip():
+        return cards(value)
     if value is None:
         return render("value-none", {}, tr)
     if value == "" or value == [] or value == {}:

@@ -35,6 +35,7 @@ from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
 from companion.rules.names import name_key
 from companion.web import offline
+from companion.web.chips import card_face, card_names, history_parts
 from companion.web.common import (
     by_edit,
     by_view,
@@ -53,6 +54,8 @@ from companion.web.common import (
 
 bp = Blueprint("pages", __name__)
 bp.app_context_processor(page_context)
+bp.add_app_template_global(card_face)  # the card macro's chip (issue 27)
+bp.add_app_template_global(card_names)  # the same chips drawn by the pickers' scripts
 
 # --- Choose a game, start a match ----------------------------------------------------------
 
@@ -286,7 +289,6 @@ def _address() -> tuple[str, str | None, str | None]:
 def _board(match: Match, *, editable: bool, **extra: Any) -> cache.Stencil:
     """The scoreboard, rendered with ``HOLES`` for the per-request parts (``fill`` them)."""
     result = store.result(match)
-    tr = translator()
     undo = store.undoable(get_session(), match) if editable else set()
     game = game_of(match)
     # Issue 9, point 7: the latest changes only; older ones a page at a time (?history=2).
@@ -313,7 +315,7 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> cache.Stencil:
             {
                 "id": h["id"],
                 "when": h["when"],
-                "text": store.describe(h, tr, match.game),
+                "parts": history_parts(h, store.describe, match.game),
                 "undo": h["id"] in undo,
             }
             for h in entries

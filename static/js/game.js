@@ -26,6 +26,48 @@
     };
   }
 
+  // Cards drawn as chips (issue 27), as the card macro draws them (templates/_macros.html):
+  // the colour's class, its letter before the value or the suit's mark after it, ★ for a
+  // joker, and the name a screen reader says, in the page's language: each card's name comes
+  // from the server (data-card-names on the picker; names.as for a joker standing for one).
+  // A text that is no card gets a plain chip.
+  C.chipper = function (deck, names) {
+    var colours = {};
+    deck.colours.forEach(function (c) { colours[c.code] = c; });
+    function i(text) { return C.el("i", null, text); }
+    return function (text) {
+      var joker = text.indexOf(deck.joker) === 0;
+      var rest = joker ? text.slice(deck.joker.length) : text;
+      var code = rest ? (deck.suit_last ? rest.slice(-1) : rest.charAt(0)) : "";
+      var value = rest ? (deck.suit_last ? rest.slice(0, -1) : rest.slice(1)) : "";
+      var name = joker && value ? names.cards[rest] && C.fill(names.as, { card: names.cards[rest] })
+        : names.cards[text];
+      var chip = C.el("span", "card");
+      chip.setAttribute("data-card", text);
+      if (!name || (code && !colours[code])) {
+        chip.textContent = text;
+        return chip;
+      }
+      if (code) chip.classList.add("c-" + code);
+      if (joker) chip.classList.add("joker");
+      chip.setAttribute("role", "img");
+      chip.setAttribute("aria-label", name);
+      if (code && !deck.suit_last) chip.appendChild(i(code));
+      chip.appendChild(document.createTextNode(value || "★"));
+      if (code && deck.suit_last && colours[code].symbol) chip.appendChild(i(colours[code].symbol));
+      if (joker && value) chip.appendChild(i("★"));
+      return chip;
+    };
+  };
+  // Cards as chips into a node, a space between two (so that a long line wraps).
+  C.drawCards = function (node, texts, chip) {
+    node.textContent = "";
+    texts.forEach(function (text, n) {
+      if (n) node.appendChild(document.createTextNode(" "));
+      node.appendChild(chip(text));
+    });
+  };
+
   // A form whose scripts draw from its game (data-game, the descriptor) and its words
   // (data-i18n); what needs JavaScript to work (data-js) is shown.
   C.page = function (form) {

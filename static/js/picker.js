@@ -11,6 +11,8 @@
   var $ = C.$, $$ = C.$$, notation = C.cards;
   var deck = C.game.cards;
   var T = C.data(dialog, "data-i18n");
+  var chip = C.chipper(deck, C.data(dialog, "data-card-names"));  // issue 27: cards as cards
+  C.chip = chip;
 
   var state, target, kind;
   function reset(mode) {
@@ -65,7 +67,7 @@
     // with coloured jokers, the colour comes first.
     jokerButton.disabled = (kind === "hand" && !deck.jokers_held) ||
       (s.mode === "cards" && deck.coloured_jokers && !s.colour);
-    $("#picked").textContent = built().join(" ");
+    C.drawCards($("#picked"), built(), chip);
   }
   function open(button) {
     target = document.getElementById(button.getAttribute("data-target"));

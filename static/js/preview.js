@@ -94,7 +94,9 @@
           if (!v.readings || wanted.indexOf(String(n)) < 0) return;
           box.appendChild(el("p", null, C.fill(T.which, { n: n })));
           v.readings.forEach(function (reading) {
-            var b = el("button", null, reading.cards.join(" "));
+            var b = el("button");
+            if (C.chip) C.drawCards(b, reading.cards, C.chip);  // issue 27: drawn as cards
+            else b.textContent = reading.cards.join(" ");
             b.type = "button";
             b.addEventListener("click", function () {
               var now = area.value.split("\n");

@@ -95,3 +95,33 @@ def test_the_switcher_choice_stays_on_the_device(server: Any, browser: Any) -> N
         assert answer["reason"] != english["reason"]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "names"),
+    [
+        ("hu", ["piros 3", "piros 4", "piros 5", "joker, piros 6 helyett"]),
+        ("de", ["rote 3", "rote 4", "rote 5", "Joker als rote 6"]),
+        ("bg", ["червена 3", "червена 4", "червена 5", "жокер като червена 6"]),
+    ],
+)
+def test_the_picker_draws_what_is_picked_as_named_cards(
+    server: Any, browser: Any, lang: str, names: list[str]
+) -> None:
+    """Issue 27: the picker's line shows chips, each named in the phone's language."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    page = context.new_page()
+    try:
+        page.goto(server.url + f"/m/{_match(server)}/rounds/new")
+        page.click("[data-pick=run][data-target=players-0-melds]")
+        for tap in ("[data-c=R]", "[data-v='3']", "[data-v='6']", "[data-joker]", "[data-v='6']"):
+            page.click("#picker " + tap)
+        picked = page.locator("#picked .card")
+        assert picked.evaluate_all("cs => cs.map(c => c.dataset.card)") == ["R3", "R4", "R5", "*R6"]
+        assert picked.evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))") == names
+        assert picked.evaluate_all("cs => cs.map(c => c.className)") == ["card c-R"] * 3 + [
+            "card c-R joker"
+        ]
+        shot(page, f"lang-{lang}-picked", full=False)
+    finally:
+        context.close()

@@ -273,7 +273,7 @@ def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) 
     quick = page.locator("#last-field [data-last]")
     assert quick.count() == 5
     page.get_by_role("radio", name="Cili", exact=True).click()
-    page.get_by_role("button", name="K17").click()
+    page.get_by_role("button", name="black 17").click()  # issue 27: named by its colour
     assert page.locator("#last_discard").input_value() == "K17"
     walker = page.locator("#walker")
     # The ending is given: the walk opened by itself at the first seat, Anna, in large type.

@@ -502,7 +502,9 @@ def test_breakdown_shows_every_award_figure_rule_and_reason(
     for award in score_document(round_doc)["awards"]:
         assert award["rule"] in page and award["reason"] in page
     assert "Márk dealt, Lili started" in page
-    assert "Zsófi went out; last card B11" in page
+    # Issue 27: the last card is drawn as a card, named by its colour for a screen reader.
+    assert "Zsófi went out; last card B11" in re.sub(r"<[^>]+>", "", page)
+    assert 'role="img" aria-label="blue 11" data-card="B11"' in page
     assert page.count("<th>Player</th>") >= 6  # the scores, then one table per award
     assert "/rounds/1/edit" in page and "/rounds/1/delete" in page
 
@@ -565,7 +567,9 @@ def test_edit_round_is_prefilled_and_recorded(
     answer = client.post(f"/m/{played}/rounds/1/edit", data=form_data(changed, revision="2"))
     assert answer.status_code == 302
     board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
-    assert "Game 1 edited: Lili's hand: B5 B6 K17 → B5" in board
+    # Issue 27: the history draws the cards as cards; their letters and values read the same.
+    assert "Game 1 edited: Lili's hand: B5 B6 K17 → B5" in re.sub(r"<[^>]+>", "", board)
+    assert 'aria-label="black 17" data-card="K17"' in board
     expected = match_document(
         {"game": "rummy17", "players": NAMES, "first_dealer": "Márk", "rounds": [changed]}
     )
