@@ -193,7 +193,7 @@ def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page
     edit = new_match(server.app, doc)
     page.goto(f"{server.url}/m/{edit}/rounds/new")
     page.get_by_role("radio", name="Cili", exact=True).click()
-    page.get_by_role("button", name="K17").click()  # the last card: K17 lies in the round
+    page.get_by_role("button", name="black 17").click()  # the last card: K17 lies in the round
     walker = page.locator("#walker")
     walker.wait_for()
     # The walk begins at the first seat, Anna, whoever went out.
