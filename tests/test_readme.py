@@ -51,4 +51,3 @@ def test_every_readme_example_runs_as_written(line: str, tmp_path: Path, monkeyp
     assert proc.returncode in (0, 1), (line, proc.stdout[-500:], proc.stderr[-500:])
     for path in written:
         assert path.stat().st_size > 0
-
