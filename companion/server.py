@@ -33,6 +33,8 @@ ANY_ADDRESS = {"0.0.0.0", "::", ""}
 THREADS = 32
 #: Open connections per worker (phones keep theirs alive between requests).
 CONNECTIONS = 1000
+#: gunicorn's worker class.
+WORKER = "gthread"
 #: Connections waiting to be accepted (the kernel caps it at net.core.somaxconn).
 BACKLOG = 2048
 
@@ -124,14 +126,17 @@ def serve_app(
     *,
     ready: Callable[[], None] | None = None,
     after_fork: Callable[[], None] | None = None,
+    worker_class: str = WORKER,
 ) -> None:
-    """Serve the WSGI ``app`` with gunicorn until interrupted (Ctrl+C stops it gracefully)."""
+    """Serve the WSGI ``app`` with gunicorn until interrupted (Ctrl+C stops it gracefully).
+
+    ``worker_class`` is for the benchmarks' comparisons (bench/slowloris.py)."""
     from gunicorn.app.base import BaseApplication
 
     options: dict[str, Any] = {
         "bind": [bind_address(host, port)],
         "workers": workers(),
-        "worker_class": "gthread",
+        "worker_class": worker_class,
         "threads": THREADS,
         "worker_connections": CONNECTIONS,
         "backlog": BACKLOG,
