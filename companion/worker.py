@@ -81,6 +81,7 @@ class Arriving:
         self.scanned = 0  # a chunked body: where the next chunk's size line starts
         self.body = 0  # a chunked body: data bytes in the chunks scanned so far
         self.continued = False  # 100 Continue was sent
+        self.registered = False  # with the worker's poller
 
     def complete(self) -> bool:
         """Whether the request may go to a thread now (it is whole, or not for us to hold)."""
@@ -205,28 +206,33 @@ class BufferedWorker(ThreadWorker):  # type: ignore[misc]
         self.held += len(held)
         self.arriving[conn] = request
         conn.sock.setblocking(False)
-        if held and self.settled(request):
+        # Most requests are there already (a kept-alive socket polled readable; a phone's
+        # head is one packet): no round through the poller for them.
+        if (held and self.settled(request)) or self.receive(request):
             return
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_bytes, request))
+        request.registered = True
 
-    def on_bytes(self, request: Arriving, sock: socket.socket) -> None:
-        """Bytes (or the end) arrived on a connection whose request is incomplete."""
+    def on_bytes(self, request: Arriving, _sock: socket.socket) -> None:
+        """The poller says bytes (or the end) arrived for an incomplete request."""
+        self.receive(request)
+
+    def receive(self, request: Arriving) -> bool:
+        """Read what arrived; whether the request has left the loop (to a thread, or closed)."""
         try:
-            data = sock.recv(READ_SIZE)
+            data = request.conn.sock.recv(READ_SIZE)
         except (BlockingIOError, InterruptedError):
-            return
+            return False
         except OSError:
             data = b""
         if not data:
-            self.poller.unregister(sock)
             self.drop(request)
-            return
+            return True
         request.data += data
         self.held += len(data)
         if request.head_end >= 0:  # a body still coming: give it time
             request.deadline = max(request.deadline, time.monotonic() + BODY_IDLE_SECONDS)
-        if self.settled(request):
-            self.poller.unregister(sock)
+        return self.settled(request)
 
     def settled(self, request: Arriving) -> bool:
         """Send the request to a thread if it is whole (or not ours to hold); whether it went."""
@@ -235,12 +241,11 @@ class BufferedWorker(ThreadWorker):  # type: ignore[misc]
         except Unframed:
             whole = True
         except OSError:  # the 100 Continue could not be sent: the client is gone
-            self.drop(request, unregister=True)
+            self.drop(request)
             return True
         if not whole:
             return False
-        del self.arriving[request.conn]
-        self.held -= len(request.data)
+        self.release(request)
         conn = request.conn
         if conn.parser is None:
             conn.parser = http.get_parser(self.cfg, conn.sock, conn.client)
@@ -249,15 +254,19 @@ class BufferedWorker(ThreadWorker):  # type: ignore[misc]
         self.dispatch(conn)
         return True
 
-    def drop(self, request: Arriving, *, answer: bytes = b"", unregister: bool = False) -> None:
+    def release(self, request: Arriving) -> bool:
+        """The request leaves the loop: no longer polled, held or timed. Whether it was here."""
+        if request.registered:
+            self.poller.unregister(request.conn.sock)
+            request.registered = False
+        if self.arriving.pop(request.conn, None) is None:
+            return False
+        self.held -= len(request.data)
+        return True
+
+    def drop(self, request: Arriving, answer: bytes = b"") -> None:
         """Close a connection whose request will not come."""
-        if unregister:
-            try:
-                self.poller.unregister(request.conn.sock)
-            except (KeyError, ValueError, OSError):
-                pass
-        if self.arriving.pop(request.conn, None) is not None:
-            self.held -= len(request.data)
+        if self.release(request):
             self.nr_conns -= 1
         if answer:
             try:
@@ -282,4 +291,4 @@ class BufferedWorker(ThreadWorker):  # type: ignore[misc]
                 request.deadline = min(request.deadline, now + STOP_SECONDS)
         for request in [r for r in self.arriving.values() if r.deadline <= now]:
             started = bool(request.data.strip())
-            self.drop(request, answer=TIMEOUT if started else b"", unregister=True)
+            self.drop(request, TIMEOUT if started else b"")
