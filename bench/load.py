@@ -16,11 +16,11 @@ answers "hello", served the same way. Then, with Locust headless:
 ``--server waitress`` serves both with waitress in one process instead (the comparison that
 chose gunicorn, bench/README.md); ``gthread``, ``gevent``, ``asgi`` and ``granian`` the other
 ways bench/hello.py knows (the comparison of issue 20 §4, bench/slowloris.py).
-``--against HOW`` also serves the app that way and measures both, phase by phase taking turns
-(a before and after on a loaded machine: the load falls on both alike), the club night too
-(in ``--rounds`` turns). ``--quick``: short phases, for a first look. Not a test:
-run it on a machine that is otherwise idle, as the figures move with the load: it prints
-the load average (``os.getloadavg``) at the start and at the end.
+``--against HOW`` also serves the app and "hello" that way and measures both, phase by phase,
+taking turns (a before and after on a loaded machine: the load falls on both alike), the
+club night too (in ``--rounds`` turns). ``--quick``: short phases, for a first look. Not a
+test: run it on a machine that is otherwise idle, as the figures move with the load: it
+prints the load average (``os.getloadavg``) at the start and at the end.
 """
 
 from __future__ import annotations
@@ -115,18 +115,22 @@ def main() -> int:
             contextlib.ExitStack() as stack,
         ):
             servers = [(args.server, companion)]
+            hellos = [(args.server, hello)]
             if args.against:
                 other = Server("companion", args.against, instance)
                 servers.append((args.against, stack.enter_context(other)))
+                other = Server("hello", args.against, instance)
+                hellos.append((args.against, stack.enter_context(other)))
             for _name, server in servers:
                 with urllib.request.urlopen(server.url + board) as answer:  # warm up
                     size = len(answer.read())
             against = f" against {args.against}" if args.against else ""
             print(f"server: {args.server}{against}; scoreboard 6 × 12 Rummy 17, {size} bytes")
             print(f"load average at the start: {load_average()}")
-            targets = [("hello", hello.url, "/")]
-            for how, server in servers:
+            targets = []
+            for (how, server), (_how, bare) in zip(servers, hellos, strict=True):
                 label = f" ({how})" if args.against else ""
+                targets.append((f"hello{label}", bare.url, "/"))
                 targets.append((f"scoreboard{label}", server.url, board))
                 if not args.no_edit:
                     targets.append((f"edit scoreboard{label}", server.url, editing))
@@ -142,7 +146,8 @@ def main() -> int:
             )
             width = max(len(name) for name in rps)
             for name, value in rps.items():
-                ratio = "" if name == "hello" else f"   ratio {value / rps['hello']:.2f}"
+                own = "hello" + name.partition(" (")[1] + name.partition(" (")[2]
+                ratio = "" if name.startswith("hello") else f"   ratio {value / rps[own]:.2f}"
                 print(f"  {name:{width}} {value:8.0f} requests/s{ratio}")
             print(f"  (goal: ratio >= 0.5; errors: {failures})")
             for name, got in runs.items():
