@@ -31,6 +31,7 @@ graceful stop, the limits of gunicorn's parser.
 
 from __future__ import annotations
 
+import re
 import selectors
 import socket
 import time
@@ -55,12 +56,9 @@ STOP_SECONDS = 2.0
 #: How often the loop looks for requests past their time.
 SWEEP_SECONDS = 0.5
 
+CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}")
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 TIMEOUT = b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
-
-
-class Incomplete(Exception):
-    """More bytes are needed."""
 
 
 class Unframed(Exception):
@@ -80,7 +78,6 @@ class Arriving:
         self.chunked = False
         self.scanned = 0  # a chunked body: where the next chunk's size line starts
         self.body = 0  # a chunked body: data bytes in the chunks scanned so far
-        self.continued = False  # 100 Continue was sent
         self.registered = False  # with the worker's poller
 
     def complete(self) -> bool:
@@ -140,7 +137,6 @@ class Arriving:
             self.data[: self.head_end] = head
             self.head_end = len(head)
             self.conn.sock.send(CONTINUE)
-            self.continued = True
 
     def scan_chunks(self) -> bool:
         """Walk the chunks received so far; whether the last chunk and trailers are in."""
@@ -153,13 +149,11 @@ class Arriving:
                     raise Unframed("chunk size line")
                 return False
             size_text = bytes(data[start:line_end]).split(b";", 1)[0].strip()
-            try:
-                size = int(size_text, 16)
-            except ValueError:
-                raise Unframed("chunk size") from None
-            if size == 0:
-                trailers = data.find(b"\r\n\r\n", line_end)
-                if data[line_end : line_end + 4] == b"\r\n\r\n" or trailers >= 0:
+            if not CHUNK_SIZE.fullmatch(size_text):  # int() would take "-5", "0x5", "5_0"
+                raise Unframed("chunk size")
+            size = int(size_text, 16)
+            if size == 0:  # the last chunk: then trailers, if any, and a blank line
+                if data.find(b"\r\n\r\n", line_end) >= 0:
                     return True
                 if len(data) - line_end > 8192:
                     raise Unframed("trailers")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import signal
 import socket
 import threading
 import time
@@ -151,3 +152,30 @@ def test_pipelined_and_kept_alive_requests_are_answered_in_turn(server):
     # Two at once, then (on the same kept-alive connection) one more in pieces.
     answer = exchange(server, [first + first[:20], first[20:], last[:15], last[15:]])
     assert answer.count(b"HTTP/1.1 200 OK") == 3
+
+
+def test_a_graceful_stop_answers_a_request_on_its_way_and_ends_despite_slow_clients(tmp_path):
+    env = {"COMPANION_INSTANCE_PATH": str(tmp_path / "instance"), "COMPANION_WORKERS": "2"}
+    with serving(env) as live:
+        assert live.process is not None
+        slow = [socket.create_connection(("127.0.0.1", live.port)) for _ in range(SLOW)]
+        try:
+            for sock in slow:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+            head = post_head(f"Content-Length: {len(BODY)}\r\n")
+            with socket.create_connection(("127.0.0.1", live.port), timeout=TIMEOUT) as conn:
+                conn.sendall(head + BODY[:10])
+                time.sleep(0.5)  # the worker holds it now
+                live.process.send_signal(signal.SIGTERM)  # gunicorn's graceful stop
+                time.sleep(0.5)
+                conn.sendall(BODY[10:])
+                answer = b""
+                while chunk := conn.recv(65536):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 201")
+            # The slow connections do not hold the stop up for ever (gunicorn's graceful
+            # timeout is 10 s; the worker gives a request on its way 2 s).
+            assert live.process.wait(timeout=30) == 0
+        finally:
+            for sock in slow:
+                sock.close()

@@ -80,6 +80,8 @@ def test_a_chunked_body_over_the_limit_goes_on_when_it_passes_it():
         b"POST /a HTTP/1.1\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
         b"POST /a HTTP/1.1\r\nExpect: something-else\r\nContent-Length: 3\r\n\r\n",
         b"POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+        b"POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\n",
+        b"POST /a HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0x5\r\n",
     ],
 )
 def test_what_cannot_be_framed_plainly_goes_to_gunicorns_parser(head):
