@@ -2,7 +2,8 @@
 
 ``companion serve`` is started exactly as a user starts it (gunicorn, one worker per core),
 on SQLite in a temporary instance folder; ``--server waitress`` serves the same app with
-waitress in one process (8 threads, its old setup) for the comparison in README.md. The bare
+waitress in one process (8 threads, its old setup) for the comparison in README.md, and the
+other ways bench/hello.py knows (gthread, gevent, asgi, granian) for issue 20's. The bare
 Flask "hello" app (bench/hello.py) is served the same way. Not tests.
 """
 

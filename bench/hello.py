@@ -1,12 +1,17 @@
 """The benchmark's servers other than ``companion serve``: ``hello.py WHAT HOW PORT``.
 
 WHAT is ``hello`` (a bare Flask app answering "hello") or ``companion`` (the app);
-HOW is ``gunicorn`` (exactly as ``companion serve`` serves, companion.server.serve_app) or
-``waitress`` (one process, 8 threads: how ``companion serve`` ran before issue 9).
+HOW is ``gunicorn`` (exactly as ``companion serve`` serves, companion.server.serve_app),
+``waitress`` (one process, 8 threads: how ``companion serve`` ran before issue 9; at most
+``BENCH_CONNECTIONS`` connections, default waitress's 100), or, for bench/slowloris.py,
+``gthread`` (gunicorn's threaded worker as ``companion serve`` ran before issue 20),
+``gevent`` (gunicorn's gevent worker), ``asgi`` (gunicorn's asyncio worker, the app behind
+a2wsgi's thread pool) or ``granian`` (granian's WSGI server, one worker per core).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,23 +31,64 @@ def hello_app() -> Flask:
     return app
 
 
+def companion_app() -> Flask:
+    """The app, its database connections closed (each worker opens its own)."""
+    from companion.app import create_app
+
+    app = create_app()
+    app.extensions["companion_db"].dispose()
+    return app
+
+
 def main() -> None:
     what, how, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    app: Any
-    if what == "hello":
-        app = hello_app()
-    else:
-        from companion.app import create_app
-
-        app = create_app()
+    app: Any = hello_app() if what == "hello" else companion_app()
     if how == "waitress":
         import waitress
 
-        waitress.serve(app, host="127.0.0.1", port=port, threads=8, _quiet=True)
-    else:
-        from companion.server import serve_app
+        limit = int(os.environ.get("BENCH_CONNECTIONS", "100"))
+        waitress.serve(
+            app, host="127.0.0.1", port=port, threads=8, connection_limit=limit, _quiet=True
+        )
+        return
+    if how == "granian":
+        from granian import Granian  # type: ignore[import-not-found]
+        from granian.constants import Interfaces  # type: ignore[import-not-found]
 
-        serve_app(app, "127.0.0.1", port)
+        from companion.server import THREADS, workers
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        target = "hello:hello_app" if what == "hello" else "hello:companion_app"
+        Granian(
+            target,
+            address="127.0.0.1",
+            port=port,
+            interface=Interfaces.WSGI,
+            workers=workers(),
+            blocking_threads=THREADS,
+            factory=True,
+            log_access=False,
+        ).serve()
+        return
+    from companion.server import serve_app
+
+    after_fork = None
+    if what == "companion":
+        engine = app.extensions["companion_db"]
+
+        def after_fork() -> None:
+            engine.dispose(close=False)
+
+    if how == "asgi":
+        from a2wsgi import WSGIMiddleware  # type: ignore[import-not-found]
+
+        from companion.server import THREADS
+
+        serve_app(WSGIMiddleware(app, workers=THREADS), "127.0.0.1", port, worker_class="asgi")
+    elif how in {"gthread", "gevent"}:
+        serve_app(app, "127.0.0.1", port, after_fork=after_fork, worker_class=how)
+    else:
+        serve_app(app, "127.0.0.1", port, after_fork=after_fork)
 
 
 if __name__ == "__main__":

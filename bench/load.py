@@ -14,14 +14,19 @@ answers "hello", served the same way. Then, with Locust headless:
    under 500 ms).
 
 ``--server waitress`` serves both with waitress in one process instead (the comparison that
-chose gunicorn, bench/README.md). ``--quick``: short phases, for a first look. Not a test:
-run it on a machine that is otherwise idle, as the figures move with the load: it prints
-the load average (``os.getloadavg``) at the start and at the end.
+chose gunicorn, bench/README.md); ``gthread``, ``gevent``, ``asgi`` and ``granian`` the other
+ways bench/hello.py knows (the comparison of issue 20 §4, bench/slowloris.py).
+``--against HOW`` also serves the app and "hello" that way and measures both, phase by phase,
+taking turns (a before and after on a loaded machine: the load falls on both alike), the
+club night too (in ``--rounds`` turns). ``--quick``: short phases, for a first look. Not a
+test: run it on a machine that is otherwise idle, as the figures move with the load: it
+prints the load average (``os.getloadavg``) at the start and at the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import os
 import subprocess
@@ -33,6 +38,7 @@ from typing import Any
 
 from common import ROOT, Server, make_matches
 
+SERVERS = ("gunicorn", "gthread", "gevent", "asgi", "waitress", "granian")
 LOCUSTFILE = ROOT / "bench" / "locustfile.py"
 LOCUST = Path(sys.executable).with_name("locust")
 
@@ -81,12 +87,18 @@ def phase(url: str, path: str, users: int, seconds: int, *, paced: bool) -> dict
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn")
+    parser.add_argument(
+        "--server",
+        choices=SERVERS,
+        default="gunicorn",
+        help="gunicorn: companion serve; the others as bench/hello.py serves them",
+    )
     parser.add_argument("--users", type=int, default=32, help="clients in the throughput phase")
     parser.add_argument("--phase", type=int, default=15, help="seconds per throughput phase")
     parser.add_argument("--rounds", type=int, default=2, help="hello/scoreboard alternations")
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--seconds", type=int, default=60, help="length of the club night")
+    parser.add_argument("--against", choices=SERVERS, help="also serve the app this way")
     parser.add_argument("--quick", action="store_true", help="5 s phases, 15 s club night")
     parser.add_argument("--no-edit", action="store_true", help="leave the edit scoreboard out")
     args = parser.parse_args()
@@ -100,14 +112,28 @@ def main() -> int:
         with (
             Server("hello", args.server, instance) as hello,
             Server("companion", args.server, instance) as companion,
+            contextlib.ExitStack() as stack,
         ):
-            with urllib.request.urlopen(companion.url + board) as answer:  # warm up
-                size = len(answer.read())
-            print(f"server: {args.server}; scoreboard 6 × 12 Rummy 17, {size} bytes")
+            servers = [(args.server, companion)]
+            hellos = [(args.server, hello)]
+            if args.against:
+                other = Server("companion", args.against, instance)
+                servers.append((args.against, stack.enter_context(other)))
+                other = Server("hello", args.against, instance)
+                hellos.append((args.against, stack.enter_context(other)))
+            for _name, server in servers:
+                with urllib.request.urlopen(server.url + board) as answer:  # warm up
+                    size = len(answer.read())
+            against = f" against {args.against}" if args.against else ""
+            print(f"server: {args.server}{against}; scoreboard 6 × 12 Rummy 17, {size} bytes")
             print(f"load average at the start: {load_average()}")
-            targets = [("hello", hello.url, "/"), ("scoreboard", companion.url, board)]
-            if not args.no_edit:
-                targets.append(("edit scoreboard", companion.url, editing))
+            targets = []
+            for (how, server), (_how, bare) in zip(servers, hellos, strict=True):
+                label = f" ({how})" if args.against else ""
+                targets.append((f"hello{label}", bare.url, "/"))
+                targets.append((f"scoreboard{label}", server.url, board))
+                if not args.no_edit:
+                    targets.append((f"edit scoreboard{label}", server.url, editing))
             runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _url, _path in targets}
             for _ in range(args.rounds):
                 for name, url, path in targets:
@@ -118,24 +144,34 @@ def main() -> int:
                 f"throughput, {args.users} clients without pause, "
                 f"{args.rounds} × {args.phase} s each:"
             )
+            width = max(len(name) for name in rps)
             for name, value in rps.items():
-                ratio = "" if name == "hello" else f"   ratio {value / rps['hello']:.2f}"
-                print(f"  {name:16} {value:8.0f} requests/s{ratio}")
+                own = "hello" + name.partition(" (")[1] + name.partition(" (")[2]
+                ratio = "" if name.startswith("hello") else f"   ratio {value / rps[own]:.2f}"
+                print(f"  {name:{width}} {value:8.0f} requests/s{ratio}")
             print(f"  (goal: ratio >= 0.5; errors: {failures})")
             for name, got in runs.items():
                 each = ", ".join(f"{p['rps']:.0f} (load {p['load']:.2f})" for p in got)
-                print(f"  {name:16} each phase: {each}")
-            night = phase(companion.url, board, args.clients, args.seconds, paced=True)
+                print(f"  {name:{width}} each phase: {each}")
+            turns = args.rounds if args.against else 1
+            nights: dict[str, list[dict[str, Any]]] = {how: [] for how, _server in servers}
+            for _ in range(turns):
+                for how, server in servers:
+                    seconds = args.seconds // turns
+                    nights[how].append(phase(server.url, board, args.clients, seconds, paced=True))
             print(
                 f"club night, {args.clients} clients reloading the scoreboard about once a "
-                f"second for {args.seconds} s:"
+                f"second for {args.seconds} s{against}:"
             )
-            print(
-                f"  {night['requests']} requests ({night['rps']:.0f}/s of about "
-                f"{args.clients}/s asked for), "
-                f"errors {night['failures']} (goal 0), p50 {night['p50']:.0f} ms, "
-                f"p99 {night['p99']:.0f} ms (goal < 500 ms)"
-            )
+            for how, got in nights.items():
+                for night in got:
+                    label = f"{how}: " if args.against else ""
+                    print(
+                        f"  {label}{night['requests']} requests ({night['rps']:.0f}/s of about "
+                        f"{args.clients}/s asked for), "
+                        f"errors {night['failures']} (goal 0), p50 {night['p50']:.0f} ms, "
+                        f"p99 {night['p99']:.0f} ms (goal < 500 ms), load {night['load']:.2f}"
+                    )
             print(f"load average at the end: {load_average()}")
     return 0
 

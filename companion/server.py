@@ -7,6 +7,13 @@ bench/load.py (figures in bench/README.md), gunicorn's workers serve the scorebo
 core, keep 1,000 connections each and pass the body through unread, so a request over the
 size limit is refused on its Content-Length (Flask's MAX_CONTENT_LENGTH) without reading it.
 
+The worker is gthread with its event loop reading each request whole (head, and a body up to
+the 1 MiB limit) before a thread takes it (companion/worker.py): a client trickling its head
+a byte a second (slowloris) costs a socket, not one of the 32 threads. gthread alone gave a
+thread to a connection at its first byte, and 70 such clients stopped every page; gevent
+workers, gunicorn's asyncio worker behind a2wsgi, waitress and granian were measured against
+it too (bench/slowloris.py, bench/README.md).
+
 The app is built once in the arbiter before the workers fork (``preload_app``), so the
 migrations run exactly once; each worker then opens its own database connections.
 ``serve_app`` serves any WSGI app the same way (the benchmark's bare "hello" app).
@@ -33,6 +40,9 @@ ANY_ADDRESS = {"0.0.0.0", "::", ""}
 THREADS = 32
 #: Open connections per worker (phones keep theirs alive between requests).
 CONNECTIONS = 1000
+#: The worker: gthread whose event loop reads each request whole before a thread takes it
+#: (companion/worker.py), so slow clients cost no thread.
+WORKER = "companion.worker.BufferedWorker"
 #: Connections waiting to be accepted (the kernel caps it at net.core.somaxconn).
 BACKLOG = 2048
 
@@ -151,14 +161,17 @@ def serve_app(
     *,
     ready: Callable[[], None] | None = None,
     after_fork: Callable[[], None] | None = None,
+    worker_class: str = WORKER,
 ) -> None:
-    """Serve the WSGI ``app`` with gunicorn until interrupted (Ctrl+C stops it gracefully)."""
+    """Serve the WSGI ``app`` with gunicorn until interrupted (Ctrl+C stops it gracefully).
+
+    ``worker_class`` is for the benchmarks' comparisons (bench/slowloris.py)."""
     from gunicorn.app.base import BaseApplication
 
     options: dict[str, Any] = {
         "bind": [bind_address(host, port)],
         "workers": workers(),
-        "worker_class": "gthread",
+        "worker_class": worker_class,
         "threads": THREADS,
         "worker_connections": CONNECTIONS,
         "backlog": BACKLOG,

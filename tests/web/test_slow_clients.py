@@ -1,0 +1,181 @@
+"""Slow clients do not take the real ``companion serve`` down (issue 20 §4).
+
+300 connections send a request head a byte a second (slowloris) while other clients load
+pages: every one of those requests is answered, each within a generous 10 s (before, 70
+such connections held every thread and the pages timed out). How fast they are answered is
+bench/slowloris.py's to measure, not a test's: the machine may be loaded. Then requests that
+arrive in pieces, slowly, still work: the worker holds them until whole (companion/worker.py).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from live_server import Server, serving
+
+SLOW = 300
+SECONDS = 10
+READERS = 4
+TIMEOUT = 10
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    instance: Path = tmp_path_factory.mktemp("slow") / "instance"
+    with serving({"COMPANION_INSTANCE_PATH": str(instance), "COMPANION_WORKERS": "2"}) as live:
+        yield live
+
+
+def create_match(server: Server) -> str:
+    body = {"game": "rummikub", "players": ["Anna", "Béla"], "first_dealer": "Anna"}
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=TIMEOUT)
+    conn.request("POST", "/api/v1/matches", json.dumps(body), {"Content-Type": "application/json"})
+    answer = conn.getresponse()
+    assert answer.status == 201
+    view: str = json.loads(answer.read())["view"]
+    conn.close()
+    return view
+
+
+def read_pages(server: Server, paths: list[str], until: float, outcomes: list[str]) -> None:
+    turn = 0
+    while time.monotonic() < until:
+        path = paths[turn % len(paths)]
+        turn += 1
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=TIMEOUT)
+        try:
+            conn.request("GET", path)
+            answer = conn.getresponse()
+            answer.read()
+            outcomes.append(f"{path} {answer.status}")
+        except (OSError, http.client.HTTPException) as err:
+            outcomes.append(f"{path} {type(err).__name__}")
+        finally:
+            conn.close()
+        time.sleep(0.05)
+
+
+def test_pages_answer_while_300_connections_trickle_their_heads(server):
+    view = create_match(server)
+    paths = ["/", f"/v/{view}"]
+    slow = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(SLOW)]
+    try:
+        head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100
+        for sock in slow:
+            sock.setblocking(False)
+        outcomes: list[str] = []
+        until = time.monotonic() + SECONDS
+        readers = [
+            threading.Thread(target=read_pages, args=(server, paths, until, outcomes))
+            for _ in range(READERS)
+        ]
+        for reader in readers:
+            reader.start()
+        sent = 0
+        while time.monotonic() < until:  # a byte a second on every slow connection
+            for sock in slow:
+                try:
+                    sock.send(head[sent : sent + 1])
+                except OSError:
+                    pass
+            sent += 1
+            time.sleep(1)
+        for reader in readers:
+            reader.join(timeout=TIMEOUT + 5)
+        failed = [o for o in outcomes if not o.endswith(" 200")]
+        assert outcomes and failed == [], f"{len(failed)} of {len(outcomes)}: {failed[:5]}"
+        assert len(outcomes) >= READERS * 2
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def exchange(server: Server, parts: list[bytes], pause: float = 0.3) -> bytes:
+    """Send ``parts`` with a pause between them; all that came back until the server closed."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as conn:
+        for index, part in enumerate(parts):
+            if index:
+                time.sleep(pause)
+            conn.sendall(part)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+BODY = b'{"game": "rummikub", "players": ["Anna", "Cili"], "first_dealer": "Cili"}'
+
+
+def post_head(extra: str) -> bytes:
+    return (
+        "POST /api/v1/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Connection: close\r\n{extra}\r\n"
+    ).encode()
+
+
+def test_a_head_and_a_body_trickled_in_pieces_are_served(server):
+    head = post_head(f"Content-Length: {len(BODY)}\r\n")
+    parts = [head[:10], head[10:40], head[40:], BODY[:7], BODY[7:30], BODY[30:]]
+    assert exchange(server, parts).startswith(b"HTTP/1.1 201")
+
+
+def test_a_chunked_body_trickled_in_pieces_is_served(server):
+    chunks = [b"%x\r\n" % len(p) + p + b"\r\n" for p in (BODY[:20], BODY[20:])]
+    parts = [post_head("Transfer-Encoding: chunked\r\n"), *chunks, b"0\r\n", b"\r\n"]
+    assert exchange(server, parts).startswith(b"HTTP/1.1 201")
+
+
+def test_expect_100_continue_gets_one_100_then_the_answer(server):
+    head = post_head(f"Expect: 100-continue\r\nContent-Length: {len(BODY)}\r\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT) as conn:
+        conn.sendall(head)
+        assert conn.recv(64) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        conn.sendall(BODY)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 201")
+    assert b"100 Continue" not in answer
+
+
+def test_pipelined_and_kept_alive_requests_are_answered_in_turn(server):
+    first = b"GET /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    last = b"GET /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    # Two at once, then (on the same kept-alive connection) one more in pieces.
+    answer = exchange(server, [first + first[:20], first[20:], last[:15], last[15:]])
+    assert answer.count(b"HTTP/1.1 200 OK") == 3
+
+
+def test_a_graceful_stop_answers_a_request_on_its_way_and_ends_despite_slow_clients(tmp_path):
+    env = {"COMPANION_INSTANCE_PATH": str(tmp_path / "instance"), "COMPANION_WORKERS": "2"}
+    with serving(env) as live:
+        assert live.process is not None
+        slow = [socket.create_connection(("127.0.0.1", live.port)) for _ in range(SLOW)]
+        try:
+            for sock in slow:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
+            head = post_head(f"Content-Length: {len(BODY)}\r\n")
+            with socket.create_connection(("127.0.0.1", live.port), timeout=TIMEOUT) as conn:
+                conn.sendall(head + BODY[:10])
+                time.sleep(0.5)  # the worker holds it now
+                live.process.send_signal(signal.SIGTERM)  # gunicorn's graceful stop
+                time.sleep(0.5)
+                conn.sendall(BODY[10:])
+                answer = b""
+                while chunk := conn.recv(65536):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 201")
+            # The slow connections do not hold the stop up for ever (gunicorn's graceful
+            # timeout is 10 s; the worker gives a request on its way 2 s).
+            assert live.process.wait(timeout=30) == 0
+        finally:
+            for sock in slow:
+                sock.close()
