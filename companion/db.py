@@ -20,7 +20,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlmodel import Session
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -126,6 +126,16 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
+#: Taken first in a PostgreSQL migration's transaction and held until it ends: two servers
+#: started at once on one database (a club on two computers) would otherwise both run the
+#: same migration, and the second fail on a table the first just made. The second now waits,
+#: then finds the schema up to date. One lock per schema, so databases in other schemas
+#: (the tests') do not wait for each other.
+MIGRATION_LOCK = text(
+    "SELECT pg_advisory_xact_lock(hashtext('companion migrations ' || current_schema()))"
+)
+
+
 @contextmanager
 def migrating(engine: Engine) -> Iterator[Connection]:
     """A connection holding one transaction for migrations: all of them happen, or none.
@@ -133,11 +143,14 @@ def migrating(engine: Engine) -> Iterator[Connection]:
     On SQLite, foreign keys are switched off for the duration (batch mode copies a table and
     drops the old one, which would cascade-delete the rows referring to it; they are checked
     before commit), and the transaction is begun explicitly so the DDL is inside it too
-    (pysqlite on its own would run CREATE and DROP outside any transaction).
+    (pysqlite on its own would run CREATE and DROP outside any transaction). On PostgreSQL
+    the transaction first takes ``MIGRATION_LOCK``: one server migrates at a time.
     """
     with engine.connect() as connection:
         if connection.dialect.name != "sqlite":
             with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    connection.execute(MIGRATION_LOCK)
                 yield connection
             return
         driver = connection.connection.driver_connection
