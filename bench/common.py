@@ -64,9 +64,12 @@ def make_matches(instance: Path, count: int = 1, players: int = 6, games: int = 
 class Server:
     """A server process: ``what`` is ``companion`` or ``hello``; ``how`` gunicorn or waitress."""
 
-    def __init__(self, what: str, how: str, instance: Path) -> None:
+    def __init__(
+        self, what: str, how: str, instance: Path, env: dict[str, str] | None = None
+    ) -> None:
+        """Start it and wait until it answers; ``env``: more environment variables."""
         self.what, self.how, self.port = what, how, free_port()
-        env = {**os.environ, "COMPANION_INSTANCE_PATH": str(instance)}
+        env = {**os.environ, **(env or {}), "COMPANION_INSTANCE_PATH": str(instance)}
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         if what == "companion" and how == "gunicorn":
             command = [PYTHON, "-m", "companion", "serve", "--port", str(self.port)]

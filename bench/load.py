@@ -43,18 +43,28 @@ LOCUSTFILE = ROOT / "bench" / "locustfile.py"
 LOCUST = Path(sys.executable).with_name("locust")
 
 
-def phase(url: str, path: str, users: int, seconds: int, *, paced: bool) -> dict[str, Any]:
-    """Run Locust headless against ``url + path``; its aggregated figures."""
+def phase(
+    url: str,
+    path: str,
+    users: int,
+    seconds: int,
+    *,
+    paced: bool,
+    locustfile: Path = LOCUSTFILE,
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run Locust headless against ``url + path``; its aggregated figures, and under
+    ``"rows"`` each request name's (another ``locustfile`` and ``env`` for other users)."""
     before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         prefix = str(Path(folder) / "stats")
-        env = {**os.environ, "BENCH_PATH": path}
+        env = {**os.environ, **(env or {}), "BENCH_PATH": path}
         if paced:
             env["BENCH_WAIT"] = "1"
         command = [
             str(LOCUST),
             "-f",
-            str(LOCUSTFILE),
+            str(locustfile),
             "--headless",
             "--only-summary",
             "--loglevel",
@@ -74,14 +84,22 @@ def phase(url: str, path: str, users: int, seconds: int, *, paced: bool) -> dict
             command, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         with open(prefix + "_stats.csv", encoding="utf-8") as stats:
-            row = next(r for r in csv.DictReader(stats) if r["Name"] == "Aggregated")
+            rows = {r["Name"]: figures(r) for r in csv.DictReader(stats)}
+        with open(prefix + "_failures.csv", encoding="utf-8") as failed:
+            errors = [
+                f"{r['Name']}: {r['Error']} × {r['Occurrences']}" for r in csv.DictReader(failed)
+            ]
+    return {**rows["Aggregated"], "load": before, "rows": rows, "errors": errors}
+
+
+def figures(row: dict[str, str]) -> dict[str, Any]:
+    """One row of Locust's statistics file: requests, failures, requests/s, p50, p99 (ms)."""
     return {
         "requests": int(row["Request Count"]),
         "failures": int(row["Failure Count"]),
         "rps": float(row["Requests/s"]),
         "p50": float(row["50%"] or 0),
         "p99": float(row["99%"] or 0),
-        "load": before,
     }
 
 

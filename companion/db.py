@@ -36,7 +36,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g, has_request_context, request
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
@@ -194,6 +194,16 @@ def alembic_config(connection: Connection | None = None) -> Config:
     return config
 
 
+#: Taken first in a PostgreSQL migration's transaction and held until it ends: two servers
+#: started at once on one database (a club on two computers) would otherwise both run the
+#: same migration, and the second fail on a table the first just made. The second now waits,
+#: then finds the schema up to date. One lock per schema, so databases in other schemas
+#: (the tests') do not wait for each other.
+MIGRATION_LOCK = text(
+    "SELECT pg_advisory_xact_lock(hashtext('companion migrations ' || current_schema()))"
+)
+
+
 @contextmanager
 def migrating(engine: Engine) -> Iterator[Connection]:
     """A connection holding one transaction for migrations: all of them happen, or none.
@@ -202,11 +212,17 @@ def migrating(engine: Engine) -> Iterator[Connection]:
     drops the old one, which would cascade-delete the rows referring to it; they are checked
     before commit). The transaction is a writer's (``BEGIN IMMEDIATE``, see
     ``_sqlite_begin``): the DDL is inside it too, and of several processes starting at once,
-    one migrates while the others wait and then find nothing left to do.
+    one migrates while the others wait and then find nothing left to do. On PostgreSQL the
+    transaction first takes ``MIGRATION_LOCK`` (one server migrates at a time) at READ
+    COMMITTED, so that once it holds the lock it sees what the server before it migrated.
     """
     with engine.connect() as connection:
         if connection.dialect.name != "sqlite":
+            if connection.dialect.name == "postgresql":
+                connection.execution_options(isolation_level="READ COMMITTED")
             with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    connection.execute(MIGRATION_LOCK)
                 yield connection
             return
         driver: Any = connection.connection.driver_connection
