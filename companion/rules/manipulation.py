@@ -11,7 +11,7 @@ from .cards import Deck, Token
 from .errors import Collector, EntryError
 from .game import Choice, Column, Count, Decision, RoundOutcome
 from .holdings import Holding, Limits, face_value, named_player
-from .messages import N_, register
+from .messages import N_, P_, register
 from .tile_melds import Style, TurnRules
 from .tiles import LeftoverGame
 
@@ -60,6 +60,19 @@ register(
 def worth(card: Token) -> int:
     """MR-8: joker 25; J, Q, K 10; 2–10 face value; ace 1."""
     return face_value(card, joker=JOKER, high=dict.fromkeys((11, 12, 13), FACE))
+
+
+# The rescue page was written for tiles; Manipulation's pieces are cards (issue 27).
+P_(
+    "manipulation",
+    "Type every tile now on the table; the referee lays them out in legal melds, or says which "
+    "tiles have no place (RK-11).",
+)
+P_("manipulation", "Every tile has a place")
+P_("manipulation", "Not every tile can be placed")
+P_("manipulation", "The most tiles that fit, in legal melds:")
+P_("manipulation", "A joker shows the tile it stands for, like *R8.")
+P_("manipulation", "The tiles on the table")
 
 
 class Manipulation(LeftoverGame):

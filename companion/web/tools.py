@@ -40,6 +40,7 @@ def check() -> str:
         error=error,
         decks=decks,
         chosen=chosen,
+        games=form.game_ids,
         example=example_run(chosen),
     )
 
