@@ -283,6 +283,6 @@ def test_the_api_says_game_to_rummy17(client, lang: str, said: str) -> None:
 @pytest.mark.parametrize("lang", ["hu", "de", "bg"])
 def test_local_pages_name_the_readme_section_in_their_language(client, lang: str) -> None:
     page = client.get(f"/?lang={lang}").get_data(as_text=True)
-    assert "README" in page and "Playing over HTTPS" not in page
+    assert "docs/server.md" in page and "Playing over HTTPS" not in page
     offline = html.unescape(client.get(f"/offline?lang={lang}").get_data(as_text=True))
     assert not re.search({"hu": "forduló", "de": "Runde", "bg": "[Рр]унд"}[lang], offline)

@@ -1,6 +1,6 @@
 """Two servers on one PostgreSQL (issue 26 item 3): the database is the shared state.
 
-A club that outgrows one computer runs ``companion serve`` on two (README: "A club on two
+A club that outgrows one computer runs ``companion serve`` on two (docs/server.md: "A club on two
 computers"), each with its own instance folder and the same secret key, behind one proxy.
 Nothing a page shows may then depend on which server answers: every revision comes from
 the database, and a process keeps only caches keyed by it. So, with two real ``companion
