@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from phone import ARGS, CHROMIUM, PHONE, QuietHandler, answer, fake_clock, follow, shot, start
+from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from companion import store
@@ -181,7 +182,7 @@ def test_a_lost_answer_is_sent_again_and_stores_one_round_not_two(table: Table, 
 
     # The connection is back: the save is sent again with the same key and the server answers
     # as the first time; the scoreboard shows round 1 once.
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(phone)
     phone.wait_for_url(board)
     phone.wait_for_load_state()
     assert "Round 1 saved." in phone.inner_text("main")
@@ -208,7 +209,7 @@ def test_a_stale_save_from_the_outbox_gets_the_conflict_screen(
     other.context.close()
 
     phone.context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(phone)
     refused = phone.locator("#outbox .outbox-refused")
     refused.wait_for()
     assert "Round 1 was not saved: the server refused it." in refused.inner_text()
@@ -317,6 +318,16 @@ def test_the_last_scoreboard_opens_offline_as_of_when_it_was_made(
     assert not errors, errors
 
 
+def back_online(page: Any) -> None:
+    """Tell the page the connection is back. The browser may have told it first, and the save
+    gone and the page moved on to the scoreboard: then there is no page left to tell."""
+    try:
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+    except PlaywrightError as err:
+        if "context was destroyed" not in str(err):
+            raise
+
+
 def test_plain_http_on_the_network_says_what_will_not_work(table: Table, browser: Any) -> None:
     """A name that is not localhost over plain http is no secure context in Chromium: no
     service worker, no Wake Lock API, no Clipboard API. The page says so, keeps the screen on
@@ -352,7 +363,7 @@ def test_plain_http_on_the_network_says_what_will_not_work(table: Table, browser
         page.click("#save-button")
         page.locator("#unsaved").wait_for()
         page.context.set_offline(False)
-        page.evaluate("window.dispatchEvent(new Event('online'))")
+        back_online(page)
         page.wait_for_url(board)
         assert table.rounds(board) == 1
     finally:
