@@ -26,7 +26,7 @@ from sqlmodel import Session, col, select
 
 from companion import store
 from companion.cache import LRU
-from companion.db import WRITING, transient
+from companion.db import transient
 from companion.limits import MAX_TITLE, MAX_TYPED_GAMES
 from companion.models import Change, Event, EventTable, Match, RetiredTable, utcnow
 from companion.rules import EntryError, Translator, get_game
@@ -404,14 +404,7 @@ def _writing(session: Session, event: Event, revision: int | None) -> Iterator[N
 
 def _stale(session: Session, event: Event) -> NoReturn:
     """Roll back, read the event as the winner left it (see ``store``'s ``_lost``), refuse."""
-    session.rollback()
-    try:
-        session.connection(execution_options=WRITING)
-    except OperationalError as err:  # the lock is held past the busy timeout: read as it is
-        if not transient(err):
-            raise
-        session.rollback()
-    session.refresh(event)
+    store.reread(session, event)
     session.commit()  # nothing to write: the lock is not kept while the caller answers
     raise store.StaleRevision(event.revision)
 

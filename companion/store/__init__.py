@@ -39,6 +39,7 @@ from companion.store.matches import (
     forget_on_device,
     lengthen,
     rematch,
+    reread,
     restore_round,
     update_round,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "new_token",
     "next_dealer",
     "rematch",
+    "reread",
     "restore_round",
     "result",
     "result_by_id",

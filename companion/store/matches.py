@@ -157,13 +157,12 @@ def _writing(session: Session, match: Match, revision: int | None) -> Iterator[N
     session.refresh(match)
 
 
-def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
-    """Roll back a write that lost the race, reload the match and say why.
+def reread(session: Session, row: Any) -> None:
+    """After a write that lost the race: roll it back and read ``row`` as the winner left it,
+    on SQLite in a writer's transaction (which waits for a write still under way), on
+    PostgreSQL in a new snapshot; the caller ends that transaction.
 
-    The match is read again as the winner left it: on SQLite in a writer's transaction, which
-    waits for a write still under way to finish; on PostgreSQL in a new snapshot. That
-    transaction writes nothing and ends at once (the lock is not kept while the caller
-    answers).
+    :raises InvalidRequestError: the row itself is gone.
     """
     session.rollback()
     try:
@@ -172,8 +171,19 @@ def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
         if not transient(err):
             raise
         session.rollback()
+    session.refresh(row)
+
+
+def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
+    """Roll back a write that lost the race, reload the match and say why.
+
+    The match is read again as the winner left it: on SQLite in a writer's transaction, which
+    waits for a write still under way to finish; on PostgreSQL in a new snapshot. That
+    transaction writes nothing and ends at once (the lock is not kept while the caller
+    answers).
+    """
     try:
-        session.refresh(match)
+        reread(session, match)
     except InvalidRequestError:  # the match itself is gone (its event table drawn again)
         session.rollback()
         raise ConflictError() from None
