@@ -61,6 +61,17 @@ def make_matches(instance: Path, count: int = 1, players: int = 6, games: int = 
     return tokens
 
 
+def stop_group(process: subprocess.Popen[bytes], log: Any) -> None:
+    """Stop a process started in a session of its own, and all it started; close its log."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    log.close()
+
+
 class Server:
     """A server process: ``what`` is ``companion`` or ``hello``; ``how`` gunicorn or waitress."""
 
@@ -91,13 +102,7 @@ class Server:
         raise RuntimeError(f"{what} under {how} did not start")
 
     def stop(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=20)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        self.log.close()
+        stop_group(self.process, self.log)
 
     def __enter__(self) -> Server:
         return self

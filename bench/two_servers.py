@@ -33,7 +33,6 @@ import os
 import resource
 import secrets
 import shutil
-import signal
 import ssl
 import statistics
 import subprocess
@@ -49,7 +48,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from common import ROOT, Server, free_port
+from common import ROOT, Server, free_port, stop_group
 from load import phase
 
 CADDYFILE = ROOT / "deploy" / "Caddyfile.two"
@@ -177,13 +176,7 @@ class Caddy:
         raise RuntimeError(f"Caddy did not start (see {folder / 'caddy.log'})")
 
     def stop(self) -> None:
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=20)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        self.log.close()
+        stop_group(self.process, self.log)
 
 
 TICK = os.sysconf("SC_CLK_TCK")
