@@ -1,0 +1,140 @@
+"""An event's session on paper (issue 26 §2): ``sheets.pdf`` and ``cards.pdf``, goal ≤ 5 s each.
+
+Sets up, in a temporary instance, an event of 200 entrants (Rummikub, tables of four) with
+``--sessions`` sessions seated (50 tables each) and ``--played`` rounds saved at every table
+of the last one, then starts a fresh ``companion serve`` (gunicorn, one worker per core) and
+asks for the last session's filled sheets and table cards over HTTP, ``--repeat`` times each,
+while a scoreboard and the home page are loaded every 50 ms (their response times meanwhile:
+no page may get slower while sheets are made). Prints each time with the load average beside
+it, the pages' figures, and the memory of the server and its renderers at the end. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from common import ROOT, Server, make_matches
+from sheet_first import group_rss_mb
+
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+
+from samples import sample_round  # noqa: E402
+
+ENTRANTS = 200
+
+
+def make_event(instance: Path, sessions: int, played: int, rounds: int | None) -> str:
+    """The event's edit token; its last seated session's tables have ``played`` rounds."""
+    from companion import events, store
+    from companion.app import create_app
+    from companion.db import get_session
+
+    app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "bench"})
+    with app.app_context():
+        session = get_session()
+        event = events.create_event(
+            session,
+            game="rummikub",
+            entrants=[f"Player {i:03}" for i in range(ENTRANTS)],
+            sessions=max(sessions, 1),
+            size=4,
+            rounds=rounds,
+        )
+        for _ in range(sessions):
+            events.seat_next(session, event)
+        for table in events.sessions_of(event)[-1]:
+            assert table.match is not None
+            for n in range(played):
+                names = list(table.match.players)
+                store.add_round(session, table.match, sample_round("rummikub", n + 1, names))
+        edit = event.edit_token
+    app.extensions["companion_db"].dispose()
+    return edit
+
+
+def fetch(url: str) -> tuple[float, int, bytes]:
+    start = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=300) as answer:
+        data = answer.read()
+        return time.perf_counter() - start, answer.status, data
+
+
+def pages_of(pdf: bytes) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sessions", type=int, default=1, help="sessions seated")
+    parser.add_argument("--played", type=int, default=1, help="rounds saved at each table")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds a match (game default)")
+    parser.add_argument("--repeat", type=int, default=2, help="downloads of each PDF")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        instance = Path(folder) / "instance"
+        started = time.perf_counter()
+        edit = make_event(instance, args.sessions, args.played, args.rounds)
+        ((board_edit, board),) = make_matches(instance, 1, players=6, games=12)
+        print(
+            f"event: {ENTRANTS} entrants, {args.sessions} sessions seated, 50 tables, "
+            f"{args.played} rounds played (set up in {time.perf_counter() - started:.0f} s)"
+        )
+        with Server("companion", "gunicorn", instance) as server:
+            pages = [f"{server.url}/v/{board}", f"{server.url}/", f"{server.url}/m/{board_edit}"]
+            for page in pages * 2:
+                fetch(page)  # warm: each worker's first request, the page cache
+            probes: list[float] = []
+            done = threading.Event()
+
+            def probe() -> None:
+                while not done.is_set():
+                    for page in pages:
+                        probes.append(fetch(page)[0] * 1000)
+                    time.sleep(0.05)
+
+            prober = threading.Thread(target=probe)
+            prober.start()
+            figures: dict[str, list[float]] = {"sheets": [], "cards": []}
+            try:
+                for n in range(args.repeat):
+                    for name in ("sheets", "cards"):
+                        load = os.getloadavg()[0]
+                        took, status, pdf = fetch(f"{server.url}/e/{edit}/{name}.pdf")
+                        assert status == 200 and pdf.startswith(b"%PDF"), status
+                        figures[name].append(took)
+                        print(
+                            f"{name}.pdf #{n + 1}: {took:5.2f} s, {pages_of(pdf)} pages, "
+                            f"{len(pdf) // 1024} KB   load {load:.2f}",
+                            flush=True,
+                        )
+            finally:
+                done.set()
+                prober.join()
+            ms = sorted(probes)
+            print(
+                f"other pages meanwhile: {len(ms)} requests, median {statistics.median(ms):.0f} ms,"
+                f" p95 {ms[int(len(ms) * 0.95) - 1]:.0f} ms, slowest {ms[-1]:.0f} ms, "
+                f"over 200 ms: {sum(m > 200 for m in ms)}"
+            )
+            processes, rss = group_rss_mb(server.process.pid)
+            print(
+                f"first download: sheets {figures['sheets'][0]:.2f} s, "
+                f"cards {figures['cards'][0]:.2f} s (goal <= 5 s each); server + renderers: "
+                f"{processes} processes, {rss:.0f} MB resident; load {os.getloadavg()[0]:.2f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
