@@ -6,7 +6,8 @@ of the last one, then starts a fresh ``companion serve`` (gunicorn, one worker p
 asks for the last session's filled sheets and table cards over HTTP, ``--repeat`` times each,
 while a scoreboard and the home page are loaded every 50 ms (their response times meanwhile:
 no page may get slower while sheets are made). Prints each time with the load average beside
-it, the pages' figures, and the memory of the server and its renderers at the end. Not a test.
+it and the CPU seconds the server's processes spent meanwhile (the pages' share included),
+the pages' figures, and the memory of the server and its renderers at the end. Not a test.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import urllib.request
 from pathlib import Path
 
 from common import ROOT, Server, make_matches
-from sheet_first import group_rss_mb
+from sheet_first import group_cpu, group_rss_mb
 
 sys.path.insert(0, str(ROOT / "tests" / "web"))
 
@@ -68,6 +69,20 @@ def fetch(url: str) -> tuple[float, int, bytes]:
         return time.perf_counter() - start, answer.status, data
 
 
+def settle(pgid: int, limit: float = 60.0) -> float:
+    """Wait until the server's processes are idle (renderers done warming up), so that the
+    CPU seconds counted next are the download's alone; how long that took."""
+    start = time.perf_counter()
+    before = group_cpu(pgid)
+    while time.perf_counter() - start < limit:
+        time.sleep(1.0)
+        now = group_cpu(pgid)
+        if now - before < 0.05:
+            break
+        before = now
+    return time.perf_counter() - start
+
+
 def pages_of(pdf: bytes) -> int:
     from pypdf import PdfReader
 
@@ -94,6 +109,9 @@ def main() -> int:
             pages = [f"{server.url}/v/{board}", f"{server.url}/", f"{server.url}/m/{board_edit}"]
             for page in pages * 2:
                 fetch(page)  # warm: each worker's first request, the page cache
+            quiet = settle(server.process.pid)
+            load = os.getloadavg()[0]
+            print(f"server quiet after {quiet:.1f} s (renderers warm)   load {load:.2f}")
             probes: list[float] = []
             done = threading.Event()
 
@@ -110,12 +128,14 @@ def main() -> int:
                 for n in range(args.repeat):
                     for name in ("sheets", "cards"):
                         load = os.getloadavg()[0]
+                        cpu = group_cpu(server.process.pid)
                         took, status, pdf = fetch(f"{server.url}/e/{edit}/{name}.pdf")
+                        cpu = group_cpu(server.process.pid) - cpu
                         assert status == 200 and pdf.startswith(b"%PDF"), status
                         figures[name].append(took)
                         print(
-                            f"{name}.pdf #{n + 1}: {took:5.2f} s, {pages_of(pdf)} pages, "
-                            f"{len(pdf) // 1024} KB   load {load:.2f}",
+                            f"{name}.pdf #{n + 1}: {took:5.2f} s ({cpu:4.2f} CPU s), "
+                            f"{pages_of(pdf)} pages, {len(pdf) // 1024} KB   load {load:.2f}",
                             flush=True,
                         )
             finally:

@@ -5,8 +5,10 @@ folder, waits until it answers, then for ``--matches`` matches of every game in 
 the match and saves its first round over the matches API, and at once asks for its filled
 sheet (``/v/VIEW/sheet.pdf``, then the edit link's after a second save), timing each over
 HTTP. The first matches of a fresh server are the ones that used to meet cold renderers.
-Prints every time with the load average beside it, the slowest, and the memory (RSS) of the
-server and its renderer processes at the end. Not a test: the figures move with the load.
+Prints every time with the load average beside it and the CPU seconds the server's processes
+spent on the save and the sheet (what the load does not move), the slowest, and the memory
+(RSS) of the server and its renderer processes at the end. Not a test: the times move with
+the load.
 """
 
 from __future__ import annotations
@@ -45,6 +47,25 @@ def call(url: str, body: Any = None, method: str = "GET") -> tuple[float, int, b
         return time.perf_counter() - start, answer.status, content
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def group_cpu(pgid: int) -> float:
+    """CPU seconds (user + system) the server's processes have used so far: what a sheet
+    costs whatever the load (the wall time moves with the machine's other jobs)."""
+    ticks = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid:  # pgrp
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+        except (OSError, IndexError, ValueError):
+            continue
+    return ticks / TICKS
+
+
 def group_rss_mb(pgid: int) -> tuple[int, float]:
     """Processes of the server's session and their resident memory in MB."""
     count, kb = 0, 0
@@ -53,7 +74,7 @@ def group_rss_mb(pgid: int) -> tuple[int, float]:
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[3]) != pgid:  # pgrp
+            if int(fields[2]) != pgid:  # pgrp
                 continue
             for line in (entry / "status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -86,6 +107,7 @@ def main() -> int:
                     match = json.loads(body)
                     edit, view = match["edit"], match["view"]
                     for link, token in (("view", view), ("edit", edit)):
+                        cpu = group_cpu(server.process.pid)
                         saved, status, _body = call(
                             f"{server.url}/api/v1/matches/{edit}/games",
                             sample_round(game.id, players=seats),
@@ -98,10 +120,11 @@ def main() -> int:
                         took, status, pdf = call(f"{server.url}/{path}/{token}/sheet.pdf")
                         assert status == 200 and pdf.startswith(b"%PDF"), status
                         times.append(took)
+                        cpu = group_cpu(server.process.pid) - cpu
                         print(
                             f"match {n + 1} {game.id:13} round {1 if link == 'view' else 2} "
                             f"saved in {saved * 1000:4.0f} ms, sheet ({link} link) "
-                            f"{took:5.2f} s   load {load:.2f}",
+                            f"{took:5.2f} s (save and sheet: {cpu:4.2f} CPU s)   load {load:.2f}",
                             flush=True,
                         )
             processes, rss = group_rss_mb(server.process.pid)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import threading
 from collections.abc import Sequence
 from functools import cache
@@ -118,29 +119,44 @@ def heads_fit(heads: Sequence[dict[str, str]], across: int, tr: Translator) -> b
 
 
 class _Drawing(threading.local):
-    """What every sheet drawn in this thread shares: one font configuration and the sheets'
-    stylesheet (templates/sheets/sheet.css), parsed once. Parsed again for every sheet, the
-    stylesheet and the fonts took a sixth of an event's sheets (cProfile, issue 26)."""
+    """What every sheet drawn in this thread shares: one font configuration, the sheets'
+    stylesheet (templates/sheets/sheet.css) and the browser stylesheet, each parsed once.
+    Parsed again for every sheet, the stylesheet and the fonts took a sixth of an event's
+    sheets (cProfile, issue 26)."""
 
     fonts: Any = None
     stylesheet: Any = None
+    browser: Any = None
 
 
 _drawing = _Drawing()
 
+#: Rules of WeasyPrint's browser stylesheet that give every element of a sheet pseudo-elements
+#: no sheet has: footnotes and notes (no sheet floats one), and a list marker on elements that
+#: are no list items. WeasyPrint computed their styles for every element, six times as many
+#: styles as the elements' own (issue 26); dropped, or kept for ``li`` only, the sheets come
+#: out the same.
+_NO_PSEUDO = re.compile(r"^::(?:footnote|note)-[a-z-]+ \{[^}]*\}$", re.MULTILINE)
+_MARKER = re.compile(r"^::marker \{", re.MULTILINE)
 
-def _shared() -> tuple[Any, Any]:
-    """This thread's font configuration and parsed stylesheet (threads do not share them:
-    WeasyPrint makes no promise about threads; a renderer process has one)."""
+
+def _shared() -> tuple[Any, Any, Any]:
+    """This thread's font configuration, parsed stylesheet and browser stylesheet (threads
+    do not share them: WeasyPrint makes no promise about threads; a renderer has one)."""
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
 
     if _drawing.stylesheet is None:
+        from weasyprint.css.counters import CounterStyle
+        from weasyprint.html import UA
+
         fonts = FontConfiguration()
         text = environment().get_template("sheets/sheet.css").render()
         _drawing.stylesheet = CSS(string=text, base_url=str(_base()), font_config=fonts)
+        browser = _MARKER.sub("li::marker {", _NO_PSEUDO.sub("", UA))
+        _drawing.browser = CSS(string=browser, counter_style=CounterStyle())
         _drawing.fonts = fonts
-    return _drawing.fonts, _drawing.stylesheet
+    return _drawing.fonts, _drawing.stylesheet, _drawing.browser
 
 
 def _base() -> Path:
@@ -149,12 +165,23 @@ def _base() -> Path:
 
 
 def _document(template: str, paper: str, tr: Translator, context: dict[str, Any]) -> Any:
-    """``template`` filled and laid out as pages (a WeasyPrint document)."""
-    from weasyprint import HTML  # imported late: `companion score` should not pay for it
-
-    fonts, stylesheet = _shared()
-    html = HTML(string=_html(template, paper, tr, context), base_url=str(_base()))
+    """``template`` filled and laid out as pages (a WeasyPrint document; WeasyPrint is
+    imported late: `companion score` should not pay for it)."""
+    fonts, stylesheet, _browser = _shared()
+    html = _sheet_html()(string=_html(template, paper, tr, context), base_url=str(_base()))
     return html.render(stylesheets=[stylesheet], font_config=fonts)
+
+
+@cache
+def _sheet_html() -> Any:
+    """WeasyPrint's HTML with this thread's browser stylesheet (``_NO_PSEUDO``)."""
+    from weasyprint import HTML
+
+    class Sheet(HTML):  # type: ignore[misc]
+        def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
+            return [_shared()[2]]
+
+    return Sheet
 
 
 def render_pdfs(parts: Sequence[tuple[str, dict[str, Any]]], paper: str, tr: Translator) -> bytes:
