@@ -186,6 +186,7 @@ class Renderer:
         self._jobs: OrderedDict[Hashable, Callable[[], object]] = OrderedDict()
         self._wake = threading.Condition(self._lock)
         self._ahead_pid = 0
+        self._running = False  # the background thread is making a sheet
 
     def _executor(self, size: int) -> ProcessPoolExecutor:
         """The pool (made on first use, in this process: a forked worker gets its own)."""
@@ -378,9 +379,11 @@ class Renderer:
     def _run_ahead(self) -> None:
         while True:
             with self._wake:
+                self._running = False
                 while not self._jobs:
                     self._wake.wait()
                 _ident, job = self._jobs.popitem(last=False)
+                self._running = True
             try:
                 job()
             except Exception:  # the download makes it, or says why
@@ -391,7 +394,7 @@ class Renderer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:
-                if not self._jobs and not self._inflight:
+                if not self._jobs and not self._running and not self._inflight:
                     return True
             time.sleep(0.02)
         return False
