@@ -204,6 +204,11 @@ class Renderer:
             self._pid, self._pool_size = os.getpid(), size
         return self._pool
 
+    @property
+    def warm(self) -> bool:
+        """Were this process's renderers started warm (``start``: ``companion serve``)?"""
+        return self._warm and self._pid in (0, os.getpid())
+
     def start(self, size: int, wait: float = WARM_WAIT) -> bool:
         """Start this process's ``size`` renderers now, warming up, and wait until the first
         is warm, at most ``wait`` seconds: True when it is (``companion serve``, in each

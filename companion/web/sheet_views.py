@@ -4,7 +4,8 @@ event session's sheets and table cards (the views are in web/events.py).
 Sheets are made by companion/renderer.py: outside the request threads, at most a few at a
 time, and kept per match revision, language and paper so a second download costs nothing.
 A saved round's sheet is made ahead, in the background, in the language of the request that
-saved it, on A4 (``SHEETS_AHEAD``, on unless testing), so the download finds it ready.
+saved it, on A4 (``SHEETS_AHEAD``; on under ``companion serve``), so the download finds it
+ready.
 """
 
 from __future__ import annotations
@@ -162,7 +163,9 @@ def _sheet(match: Match | None) -> Response:
 
 
 def _ahead_on(app: Flask) -> bool:
-    return bool(app.config.get("SHEETS_AHEAD", not app.testing)) and _renderers() > 0
+    """Sheets are made ahead where ``companion serve`` started warm renderers, unless
+    ``SHEETS_AHEAD`` says otherwise (tests, in-process benchmarks: off unless asked)."""
+    return bool(app.config.get("SHEETS_AHEAD", renderer.warm)) and _renderers() > 0
 
 
 def _saved(match: Match) -> None:

@@ -65,7 +65,7 @@ def test_a_saved_rounds_sheet_is_made_in_the_background_and_the_download_reads_i
 
 def test_without_sheets_ahead_a_save_makes_no_sheet(app, client):
     edit, _view = new_match(app)
-    assert not app.config.get("SHEETS_AHEAD") and app.testing  # tests: off unless asked
+    assert "SHEETS_AHEAD" not in app.config and not renderer.warm  # off unless serve or asked
     client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME))
     assert renderer.idle() and not kept(app)
 
