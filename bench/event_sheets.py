@@ -2,7 +2,8 @@
 
 Sets up, in a temporary instance, an event of 200 entrants (Rummikub, tables of four) with
 ``--sessions`` sessions seated (50 tables each) and ``--played`` rounds saved at every table
-of the last one, then starts a fresh ``companion serve`` (gunicorn, one worker per core) and
+of the last one, then starts a fresh ``companion serve`` (gunicorn, one worker per core),
+waits until its processes are idle (``--fresh``: asks at once, as soon as it answers) and
 asks for the last session's filled sheets and table cards over HTTP: each alone, twice (the
 second is kept on disk), then on Letter paper (made afresh) while a scoreboard and the home
 page are loaded every 50 ms (their response times meanwhile: no page may get slower while
@@ -95,6 +96,9 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=1, help="sessions seated")
     parser.add_argument("--played", type=int, default=1, help="rounds saved at each table")
     parser.add_argument("--rounds", type=int, default=None, help="rounds a match (game default)")
+    parser.add_argument(
+        "--fresh", action="store_true", help="ask at once, not once the server is idle"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         instance = Path(folder) / "instance"
@@ -109,9 +113,10 @@ def main() -> int:
             pages = [f"{server.url}/v/{board}", f"{server.url}/", f"{server.url}/m/{board_edit}"]
             for page in pages * 2:
                 fetch(page)  # warm: each worker's first request, the page cache
-            quiet = settle(server.process.pid)
-            load = os.getloadavg()[0]
-            print(f"server quiet after {quiet:.1f} s (renderers warm)   load {load:.2f}")
+            if not args.fresh:
+                quiet = settle(server.process.pid)
+                load = os.getloadavg()[0]
+                print(f"server quiet after {quiet:.1f} s (renderers warm)   load {load:.2f}")
             figures: dict[str, float] = {}
 
             def download(name: str, query: str, label: str) -> None:

@@ -95,11 +95,11 @@ def _renderer_start(counts: SynchronizedArray[int] | None = None, size: int = 0)
     the server process that started it is gone, however that went (even SIGKILL).
 
     With ``counts`` (``start``: [renderers started, renderers warm]) each of the first
-    ``size`` renderers draws a tiny sheet of every game before it takes any work, and counts
-    itself warm. The very first warms up at the server's priority (its server process takes
-    no request until it is warm) and gives way after; the others give way first. One that
-    replaces a renderer later (``TASKS_PER_RENDERER``, or one killed) starts cold, so the
-    sheet waiting for it does not wait for a warm-up too."""
+    ``size`` renderers draws a tiny sheet of every game before it takes any work, at the
+    server's priority (the server process takes no request until one is warm; the first
+    sheet lowers the others, ``_give_way``), then gives way and counts itself warm. One that
+    replaces a renderer later (``TASKS_PER_RENDERER``, or one killed) starts cold and lowered,
+    so the sheet waiting for it does not wait for a warm-up too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
     index = size
@@ -107,7 +107,7 @@ def _renderer_start(counts: SynchronizedArray[int] | None = None, size: int = 0)
         with counts.get_lock():
             index = counts[0]
             counts[0] += 1
-    if index != 0:
+    if index >= size:
         _lower(parent)
 
     def orphaned() -> None:
@@ -210,11 +210,11 @@ class Renderer:
         return self._warm and self._pid in (0, os.getpid())
 
     def start(self, size: int, wait: float = WARM_WAIT) -> bool:
-        """Start this process's ``size`` renderers now, warming up, and wait until the first
-        is warm, at most ``wait`` seconds: True when it is (``companion serve``, in each
-        server process before it takes requests, so even its first sheets find a warm
-        renderer: one still warming up takes no work). The others warm up at the renderers'
-        lower priority."""
+        """Start this process's ``size`` renderers now, warming up, and wait until one is
+        warm, at most ``wait`` seconds: True when it is (``companion serve``, in each server
+        process before it takes requests, so even its first sheets find a warm renderer: one
+        still warming up takes no work). Each gives way to the pages once warm, or when the
+        first sheet is asked for."""
         if size <= 0:
             return True
         with self._lock:
@@ -226,8 +226,6 @@ class Renderer:
         deadline = time.monotonic() + wait
         while counts is not None and counts[1] < 1 and time.monotonic() < deadline:
             time.sleep(0.02)
-        with self._lock:  # from here on they give way to the pages, warm or not yet
-            self._give_way()
         return counts is None or counts[1] >= 1
 
     def shutdown(self) -> None:
