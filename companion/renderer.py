@@ -64,6 +64,13 @@ WARM_WAIT = 15.0
 #: Sheets made ahead that may wait for a renderer, per server process; beyond it the oldest
 #: is dropped (it is made when asked for).
 AHEAD = 32
+#: Sheets a server process makes ahead: at most AHEAD_RATE a second on average, AHEAD_BURST
+#: at once. A club night saves a round every few minutes a table (50 tables: about 0.3 a
+#: second, every one made ahead); under a storm of saves (bench/event_load.py: 17 a second)
+#: making each ahead would keep the renderers and the server busy and slow the pages, so
+#: most are left to be made when asked for.
+AHEAD_RATE = 0.25
+AHEAD_BURST = 10.0
 #: How long a server process waits for another one making the same sheet (seconds) before
 #: it makes the sheet itself.
 LOCK_WAIT = 60.0
@@ -365,9 +372,10 @@ class Renderer:
 
     def ahead(self, ident: Hashable, job: Callable[[], object]) -> None:
         """Run ``job`` (which makes a sheet) soon, in this process's background thread, one
-        job at a time: a sheet made ahead takes one renderer and leaves the others to the
-        downloads. A newer job for the same ``ident`` (the match, in a language, on a paper)
-        replaces one still waiting; beyond ``AHEAD`` waiting, the oldest is dropped."""
+        job at a time (a sheet made ahead takes one renderer and leaves the others to the
+        downloads) and at most ``AHEAD_RATE`` a second. A newer job for the same ``ident``
+        (the match, in a language, on a paper) replaces one still waiting; beyond ``AHEAD``
+        waiting, the oldest is dropped."""
         with self._wake:
             if self._ahead_pid != os.getpid():  # none yet, or a forked copy's
                 self._jobs = OrderedDict()
@@ -380,13 +388,21 @@ class Renderer:
             self._wake.notify()
 
     def _run_ahead(self) -> None:
+        tokens, then = AHEAD_BURST, time.monotonic()
         while True:
             with self._wake:
                 self._running = False
                 while not self._jobs:
                     self._wake.wait()
+            now = time.monotonic()
+            tokens, then = min(AHEAD_BURST, tokens + (now - then) * AHEAD_RATE), now
+            if tokens < 1:  # AHEAD_RATE: the jobs wait (the newest per match), or are dropped
+                time.sleep((1 - tokens) / AHEAD_RATE)
+                continue
+            with self._wake:
                 _ident, job = self._jobs.popitem(last=False)
                 self._running = True
+            tokens -= 1
             try:
                 job()
             except Exception:  # the download makes it, or says why
