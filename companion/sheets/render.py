@@ -233,26 +233,39 @@ def merge_pdfs(parts: Sequence[bytes]) -> bytes:
 
 
 def warm_up() -> None:
-    """Draw a tiny sheet of every game, a blank sheet and a table card (a renderer does as it
-    starts): WeasyPrint imported, the fonts found, the stylesheet parsed, every game's
-    templates compiled and every language's words loaded before a table asks. The first
-    sheets of a fresh server took 2 s instead of 0.3 s (issue 26)."""
+    """Get a renderer ready for any sheet (it does this as it starts): WeasyPrint imported,
+    one tiny sheet drawn (the fonts found, the stylesheets parsed, the layout's caches
+    filled), every game's sheet, the blank sheet and the table cards filled in (their
+    templates compiled) and every language's words loaded. The first sheets of a fresh
+    server took 2 s instead of 0.3 s (issue 26). Drawing every game's sheet too would take a
+    renderer twice as long to start and save its first sheet of each game 40 ms."""
     from companion.catalogues import LANGUAGES, translator
-    from companion.rules import games
+    from companion.rules import ENGLISH, games
 
-    from .blank import blank_sheet
-    from .event import table_cards
-    from .filled import match_sheet
+    from .blank import blank_view
+    from .event import _qr
+    from .filled import match_sheet, match_view
 
-    for kind in games():
+    for n, kind in enumerate(games()):
         names = [chr(65 + n) for n in range(max(2, kind.seats[0]))]
-        match_sheet({"game": kind.id, "players": names, "first_dealer": names[0], "rounds": []})
-    blank_sheet(2, 1, game=kind.id)
-    table_cards(
-        title="",
-        game=kind.describe(),
-        session=1,
-        cards=[{"number": 1, "players": ["A", "B"], "first": "A", "url": "http://localhost/"}],
+        doc = {"game": kind.id, "players": names, "first_dealer": names[0], "rounds": []}
+        if n == 0:
+            match_sheet(doc)
+        else:
+            _html("sheets/match.html", "a4", ENGLISH, match_view(doc))
+        _html("sheets/blank.html", "a4", ENGLISH, blank_view(len(names), 1, game=kind.id))
+    card = {"number": 1, "players": ["A", "B"], "first": "A", "qr": _qr("http://localhost/")}
+    _html(
+        "sheets/event_cards.html",
+        "a4",
+        ENGLISH,
+        {
+            "title": "",
+            "game_name": kind.name,
+            "game": kind.describe(),
+            "session": 1,
+            "cards": [card],
+        },
     )
     for lang in LANGUAGES:
         game_words(translator(lang))
