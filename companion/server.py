@@ -31,7 +31,7 @@ from flask import Flask
 from flask_babel import gettext as _
 
 from companion.app import create_app
-from companion.renderer import renderer
+from companion.renderer import RENDERERS, renderer
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
 
@@ -214,5 +214,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
 
     def after_fork() -> None:
         engine.dispose(close=False)  # a fresh pool in every worker
+        # Its sheet renderers started and warm before it takes requests (issue 26).
+        renderer.start(int(app.config.get("SHEET_RENDERERS", RENDERERS)))
 
     serve_app(app, host, port, ready=ready, after_fork=after_fork)

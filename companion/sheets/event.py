@@ -8,6 +8,7 @@ link: the table scans it and keeps score on its own phone.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -17,8 +18,11 @@ from companion.rules import ENGLISH, Description, Translator
 from .render import check_paper, render_pdf
 
 
+@lru_cache(maxsize=1024)
 def _qr(url: str) -> str:
-    """The QR code as a one-pixel-per-module PNG: the PDF scales it up without blurring."""
+    """The QR code as a one-pixel-per-module PNG: the PDF scales it up without blurring.
+    Kept per renderer: the same session's cards on the other paper or in another language
+    draw the same codes (choosing a code's mask is most of a card's own work)."""
     uri: str = segno.make(url, error="m").png_data_uri(scale=1, border=0)
     return uri
 

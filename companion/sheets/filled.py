@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -141,8 +142,10 @@ def _fmt_when(value: object) -> str:
     return str(value or "")
 
 
+@lru_cache(maxsize=1024)
 def _qr_data_uri(url: str) -> str:
-    """The QR code as a one-pixel-per-module PNG: the PDF scales it up without blurring."""
+    """The QR code as a one-pixel-per-module PNG: the PDF scales it up without blurring.
+    Kept per renderer: every revision of a match prints the same code."""
     uri: str = segno.make(url, error="m").png_data_uri(scale=1, border=0)
     return uri
 

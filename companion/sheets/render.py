@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import re
+import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -115,16 +118,76 @@ def heads_fit(heads: Sequence[dict[str, str]], across: int, tr: Translator) -> b
     return max(len(w) for w in words) * LETTER_MM <= FIGURES_WIDTH_MM / across
 
 
-def render_pdfs(parts: Sequence[tuple[str, dict[str, Any]]], paper: str, tr: Translator) -> bytes:
-    """Several filled templates, their pages one after the other in one PDF."""
+class _Drawing(threading.local):
+    """What every sheet drawn in this thread shares: one font configuration, the sheets'
+    stylesheet (templates/sheets/sheet.css) and the browser stylesheet, each parsed once.
+    Parsed again for every sheet, the stylesheet and the fonts took a sixth of an event's
+    sheets (cProfile, issue 26)."""
+
+    fonts: Any = None
+    stylesheet: Any = None
+    browser: Any = None
+
+
+_drawing = _Drawing()
+
+#: Rules of WeasyPrint's browser stylesheet that give every element of a sheet pseudo-elements
+#: no sheet has: footnotes and notes (no sheet floats one), and a list marker on elements that
+#: are no list items. WeasyPrint computed their styles for every element, six times as many
+#: styles as the elements' own (issue 26); dropped, or kept for ``li`` only, the sheets come
+#: out the same.
+_NO_PSEUDO = re.compile(r"^::(?:footnote|note)-[a-z-]+ \{[^}]*\}$", re.MULTILINE)
+_MARKER = re.compile(r"^::marker \{", re.MULTILINE)
+
+
+def _shared() -> tuple[Any, Any, Any]:
+    """This thread's font configuration, parsed stylesheet and browser stylesheet (threads
+    do not share them: WeasyPrint makes no promise about threads; a renderer has one)."""
+    from weasyprint import CSS
+    from weasyprint.text.fonts import FontConfiguration
+
+    if _drawing.stylesheet is None:
+        from weasyprint.css.counters import CounterStyle
+        from weasyprint.html import UA
+
+        fonts = FontConfiguration()
+        text = environment().get_template("sheets/sheet.css").render()
+        _drawing.stylesheet = CSS(string=text, base_url=str(_base()), font_config=fonts)
+        browser = _MARKER.sub("li::marker {", _NO_PSEUDO.sub("", UA))
+        _drawing.browser = CSS(string=browser, counter_style=CounterStyle())
+        _drawing.fonts = fonts
+    return _drawing.fonts, _drawing.stylesheet, _drawing.browser
+
+
+def _base() -> Path:
+    dirs = template_dirs()
+    return dirs[0] if dirs else Path.cwd()
+
+
+def _document(template: str, paper: str, tr: Translator, context: dict[str, Any]) -> Any:
+    """``template`` filled and laid out as pages (a WeasyPrint document; WeasyPrint is
+    imported late: `companion score` should not pay for it)."""
+    fonts, stylesheet, _browser = _shared()
+    html = _sheet_html()(string=_html(template, paper, tr, context), base_url=str(_base()))
+    return html.render(stylesheets=[stylesheet], font_config=fonts)
+
+
+@cache
+def _sheet_html() -> Any:
+    """WeasyPrint's HTML with this thread's browser stylesheet (``_NO_PSEUDO``)."""
     from weasyprint import HTML
 
-    dirs = template_dirs()
-    base = dirs[0] if dirs else Path.cwd()
-    documents = [
-        HTML(string=_html(template, paper, tr, context), base_url=str(base)).render()
-        for template, context in parts
-    ]
+    class Sheet(HTML):  # type: ignore[misc]
+        def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
+            return [_shared()[2]]
+
+    return Sheet
+
+
+def render_pdfs(parts: Sequence[tuple[str, dict[str, Any]]], paper: str, tr: Translator) -> bytes:
+    """Several filled templates, their pages one after the other in one PDF (each keeps its
+    own page numbers)."""
+    documents = [_document(template, paper, tr, context) for template, context in parts]
     if not documents:
         raise EntryError("sheet-nothing")
     pages = [page for document in documents for page in document.pages]
@@ -149,10 +212,61 @@ def _html(template: str, paper: str, tr: Translator, context: dict[str, Any]) ->
 
 def render_pdf(template: str, paper: str, tr: Translator, **context: Any) -> bytes:
     """Fill ``template`` in the table's language and draw it on ``paper`` as PDF bytes."""
-    from weasyprint import HTML  # imported late: `companion score` should not pay for it
-
-    html = _html(template, paper, tr, context)
-    dirs = template_dirs()
-    base = dirs[0] if dirs else Path.cwd()
-    data: bytes = HTML(string=html, base_url=str(base)).write_pdf()
+    data: bytes = _document(template, paper, tr, context).write_pdf()
     return data
+
+
+def merge_pdfs(parts: Sequence[bytes]) -> bytes:
+    """PDFs one after the other in one (an event's sheets, drawn in parts by several
+    renderers at once); the first part's title and every part's bookmarks are kept."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for n, part in enumerate(parts):
+        reader = PdfReader(io.BytesIO(part))
+        writer.append(reader)
+        if n == 0 and reader.metadata:
+            writer.add_metadata(dict(reader.metadata))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def warm_up() -> None:
+    """Get a renderer ready for any sheet (it does this as it starts): WeasyPrint imported,
+    one tiny sheet drawn (the fonts found, the stylesheets parsed, the layout's caches
+    filled), every game's sheet, the blank sheet and the table cards filled in (their
+    templates compiled) and every language's words loaded. The first sheets of a fresh
+    server took 2 s instead of 0.3 s (issue 26). Drawing every game's sheet too would take a
+    renderer twice as long to start and save its first sheet of each game 40 ms."""
+    from companion.catalogues import LANGUAGES, translator
+    from companion.rules import ENGLISH, games
+
+    from .blank import blank_view
+    from .event import _qr
+    from .filled import match_sheet, match_view
+
+    for n, kind in enumerate(games()):
+        names = [chr(65 + n) for n in range(max(2, kind.seats[0]))]
+        doc = {"game": kind.id, "players": names, "first_dealer": names[0], "rounds": []}
+        if n == 0:
+            match_sheet(doc)
+        else:
+            _html("sheets/match.html", "a4", ENGLISH, match_view(doc))
+        _html("sheets/blank.html", "a4", ENGLISH, blank_view(len(names), 1, game=kind.id))
+    card = {"number": 1, "players": ["A", "B"], "first": "A", "qr": _qr("http://localhost/")}
+    _html(
+        "sheets/event_cards.html",
+        "a4",
+        ENGLISH,
+        {
+            "title": "",
+            "game_name": kind.name,
+            "game": kind.describe(),
+            "session": 1,
+            "cards": [card],
+        },
+    )
+    for lang in LANGUAGES:
+        game_words(translator(lang))
+    merge_pdfs([])  # pypdf imported

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+import logging
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
@@ -57,6 +58,13 @@ from companion.store.reading import as_document, forget_revision, next_dealer, s
 from companion.store.tokens import new_token
 
 MATCH: Table = Match.__table__  # type: ignore[attr-defined]
+
+log = logging.getLogger(__name__)
+
+#: Called with the match after every write to it is committed, in the writer's thread (the
+#: sheets make the new revision's sheet ahead: web/sheet_views.py). A listener's error is
+#: logged; the write stands.
+SAVED: list[Callable[[Match], None]] = []
 
 
 def _commit(session: Session) -> None:
@@ -155,6 +163,11 @@ def _writing(session: Session, match: Match, revision: int | None) -> Iterator[N
         _lost(session, match, revision)
     forget_revision(match)
     session.refresh(match)
+    for listener in SAVED:
+        try:
+            listener(match)
+        except Exception:
+            log.exception("after saving match %s", match.id)
 
 
 def reread(session: Session, row: Any) -> None:

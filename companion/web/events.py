@@ -37,6 +37,7 @@ from companion.i18n import gw, select_locale, translator
 from companion.models import Event
 from companion.rules import EntryError, games, get_game
 from companion.rules.names import spelled
+from companion.web import sheet_views
 from companion.web.common import descriptor, qr_svg, sentence
 from companion.web.spreadsheet import csv_response
 
@@ -372,8 +373,6 @@ def _session_number(event: Event) -> int:
 @bp.get("/e/<edit>/cards.pdf")
 def cards_pdf(edit: str) -> Response:
     """One card per table of a session: seats in order, who deals first, a QR of its link."""
-    from companion.sheets.event import table_cards
-
     event = _edit(edit)
     number = _session_number(event)
     game = get_game(event.game)
@@ -384,28 +383,15 @@ def cards_pdf(edit: str) -> Response:
         first = game.first_seat_of(players, table.match.first_dealer)
         url = url_for("pages.scoreboard", edit=table.match.edit_token, _external=True)
         cards.append({"number": table.number, "players": players, "first": first, "url": url})
-    data = table_cards(
-        title=event.title or _(game.name),
-        game=descriptor(game),
-        session=number,
-        cards=cards,
-        tr=translator(),
-        paper=request.args.get("paper", "a4"),
+    return sheet_views.cards_pdf(
+        title=event.title or _(game.name), game=descriptor(game), session=number, cards=cards
     )
-    return _pdf(data, f"tables-{number}")
 
 
 @bp.get("/e/<edit>/sheets.pdf")
 def sheets_pdf(edit: str) -> Response:
     """Every table's filled score sheet of a session, in one PDF."""
-    from companion.sheets.filled import match_sheets
-
     event = _edit(edit)
     number = _session_number(event)
     matches = [t.match for t in events.sessions_of(event)[number - 1] if t.match is not None]
-    data = match_sheets(
-        [(store.as_document(m), store.result(m)) for m in matches],
-        paper=request.args.get("paper", "a4"),
-        tr=translator(),
-    )
-    return _pdf(data, f"sheets-{number}")
+    return sheet_views.tables_pdf(event.edit_token, number, matches)
