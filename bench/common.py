@@ -61,6 +61,23 @@ def make_matches(instance: Path, count: int = 1, players: int = 6, games: int = 
     return tokens
 
 
+def seated_event(session: Any, entrants: int, sessions: int, rounds: int | None) -> Any:
+    """A Rummikub event of ``entrants`` at tables of four, ``sessions`` of them seated."""
+    from companion import events
+
+    event = events.create_event(
+        session,
+        game="rummikub",
+        entrants=[f"Player {i:03}" for i in range(entrants)],
+        sessions=max(sessions, 1),
+        size=4,
+        rounds=rounds,
+    )
+    for _ in range(sessions):
+        events.seat_next(session, event)
+    return event
+
+
 def stop_group(process: subprocess.Popen[bytes], log: Any) -> None:
     """Stop a process started in a session of its own, and all it started; close its log."""
     try:

@@ -29,7 +29,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from common import Server, make_matches
+from common import Server, make_matches, seated_event
 from load import phase
 
 ENTRANTS = 200
@@ -45,16 +45,8 @@ def make_event(instance: Path) -> tuple[str, list[str]]:
     app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "bench"})
     with app.app_context():
         session = get_session()
-        event = events.create_event(
-            session,
-            game="rummikub",
-            entrants=[f"Player {i:03}" for i in range(ENTRANTS)],
-            sessions=SESSIONS,
-            size=4,
-            rounds=60,  # long matches: the writers keep saving for the whole run
-        )
-        for _ in range(SESSIONS):
-            events.seat_next(session, event)
+        # long matches (60 rounds): the writers keep saving for the whole run
+        event = seated_event(session, ENTRANTS, SESSIONS, 60)
         last = events.sessions_of(event)[-1]
         tokens = [t.match.edit_token for t in last if t.match is not None]
         view = event.view_token

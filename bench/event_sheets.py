@@ -25,7 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from common import ROOT, Server, make_matches
+from common import ROOT, Server, make_matches, seated_event
 from sheet_first import group_cpu, group_rss_mb
 
 sys.path.insert(0, str(ROOT / "tests" / "web"))
@@ -44,16 +44,7 @@ def make_event(instance: Path, sessions: int, played: int, rounds: int | None) -
     app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "bench"})
     with app.app_context():
         session = get_session()
-        event = events.create_event(
-            session,
-            game="rummikub",
-            entrants=[f"Player {i:03}" for i in range(ENTRANTS)],
-            sessions=max(sessions, 1),
-            size=4,
-            rounds=rounds,
-        )
-        for _ in range(sessions):
-            events.seat_next(session, event)
+        event = seated_event(session, ENTRANTS, sessions, rounds)
         for table in events.sessions_of(event)[-1]:
             assert table.match is not None
             for n in range(played):
