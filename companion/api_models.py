@@ -159,6 +159,16 @@ class PlayerEntry(BaseModel):
     rack: Holding | None = None
 
 
+class PartBody(BaseModel):
+    """One player's part, entered on their own phone (contract "Own hands"): their object of
+    a round without ``name``: melds and hand (Rummy 17), the rack or the hand (the rest)."""
+
+    model_config = OPEN
+    melds: Annotated[list[Meld], Field(max_length=MAX_MELDS)] | None = None
+    hand: Holding | None = None
+    rack: Holding | None = None
+
+
 class Round(BaseModel):
     """A round document (contract ``score``) of any game; the game checks the rest."""
 

@@ -232,3 +232,40 @@ class RetiredTable(SQLModel, table=True):
     event_id: int | None = Field(
         default=None, foreign_key="event.id", index=True, ondelete="CASCADE", nullable=False
     )
+
+
+STATE_LENGTH = 8
+
+
+class Part(SQLModel, table=True):
+    """One player's part of the next round, entered on their own phone (contract "Own hands").
+
+    The scorekeeper opens the next round's parts: one row per seat, each with its own secret
+    ``token``. ``opening`` counts the openings of a match (1, 2, …); two scorekeepers opening at
+    once make the same opening, and the unique (match, opening, seat) lets one of them win.
+    ``state`` is "open" until the round is saved ("saved") or the parts are dropped
+    ("dropped"); a closed part's token answers 410. ``part`` is what the player sent last,
+    ``saved`` the player's entry as the round was saved (the scorekeeper may have changed it),
+    and ``log`` every send: when, and from which phone (a short tag of the device, never
+    its cookie).
+    """
+
+    __tablename__ = "part"
+    __table_args__ = (UniqueConstraint("match_id", "opening", "seat", name="uq_part_seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int | None = Field(
+        default=None, foreign_key="match.id", index=True, ondelete="CASCADE", nullable=False
+    )
+    opening: int
+    #: The round the parts are for: the next round when opened, the saved round's number after.
+    number: int
+    seat: int
+    name: str = Field(max_length=NAME_LENGTH)
+    token: str = Field(max_length=TOKEN_LENGTH, unique=True, index=True)
+    state: str = Field(default="open", max_length=STATE_LENGTH)
+    part: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    saved: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    log: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    created: datetime = _when()
+    updated: datetime = _when()

@@ -230,6 +230,53 @@ RESULTS: dict[str, Any] = {
     },
 }
 
+PARTS_RESULTS: dict[str, Any] = {
+    "PartsOpened": {
+        "type": "object",
+        "description": "The next round's parts, open: one token per player, in seat order.",
+        "required": ["round", "seats"],
+        "properties": {
+            "round": {"type": "integer", "minimum": 1},
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "token"],
+                    "properties": {"name": {"type": "string"}, "token": {"type": "string"}},
+                },
+            },
+        },
+    },
+    "Parts": {
+        "type": "object",
+        "description": "Every player's part as sent so far (null: not yet).",
+        "required": ["round", "parts"],
+        "properties": {
+            "round": {"type": "integer", "minimum": 1},
+            "parts": {"type": "object", "additionalProperties": {"type": ["object", "null"]}},
+        },
+    },
+    "Part": {
+        "type": "object",
+        "description": "One player's part (null before the first PUT).",
+        "required": ["round", "name", "part"],
+        "properties": {
+            "round": {"type": "integer", "minimum": 1},
+            "name": {"type": "string"},
+            "part": {"type": ["object", "null"]},
+        },
+    },
+}
+RESULTS.update(PARTS_RESULTS)
+
+PART_TOKEN = {
+    "name": "token",
+    "in": "path",
+    "required": True,
+    "description": "A part token: one player's part of the open round, and nothing else.",
+    "schema": {"type": "string"},
+}
+
 ETAG = {"description": 'The match\'s revision, e.g. "7".', "schema": {"type": "string"}}
 TOKEN = {
     "name": "token",
@@ -270,6 +317,7 @@ def _errors(*codes: int) -> dict[str, Any]:
         400: "The body is not a JSON document the app can take.",
         404: "No match (or game) at this token (or id).",
         409: "Someone else's change got there first; nothing was changed.",
+        410: "The part's round was saved, or its parts dropped: it can no longer change.",
         412: "If-Match names an older revision; nothing was changed.",
         413: "The body is larger than the app takes.",
         422: "Bad input: the error object says what, naming player, meld and field.",
@@ -351,6 +399,7 @@ def document() -> dict[str, Any]:
         api_models.KnockBody,
         api_models.RescueBody,
         api_models.RedealBody,
+        api_models.PartBody,
     ]
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF)
     schemas = {**defs.get("$defs", {}), **RESULTS}
@@ -483,6 +532,43 @@ def document() -> dict[str, Any]:
                 "get": _match_op(
                     "A match by its edit or view token", 200, (404,), parameters=[TOKEN]
                 )
+            },
+            "/api/v1/matches/{token}/parts": {
+                "post": {
+                    "summary": "Open the next round's parts: one token per player",
+                    "parameters": [TOKEN, IF_MATCH, ACCEPT_LANGUAGE],
+                    "responses": {
+                        "201": _json(_ref("PartsOpened"), "Opened now."),
+                        "200": _json(_ref("PartsOpened"), "Open already: the same tokens."),
+                        **_errors(404, 412, 422),
+                    },
+                },
+                "get": {
+                    "summary": "Every player's part of the open round",
+                    "parameters": [TOKEN, ACCEPT_LANGUAGE],
+                    "responses": {"200": _json(_ref("Parts"), "The parts."), **_errors(404)},
+                },
+                "delete": {
+                    "summary": "Drop the open parts: their tokens answer 410",
+                    "parameters": [TOKEN, ACCEPT_LANGUAGE],
+                    "responses": {"200": _json(_ref("Parts"), "Dropped."), **_errors(404)},
+                },
+            },
+            "/api/v1/parts/{token}": {
+                "get": {
+                    "summary": "One player's part",
+                    "parameters": [PART_TOKEN, ACCEPT_LANGUAGE],
+                    "responses": {"200": _json(_ref("Part"), "The part."), **_errors(404, 410)},
+                },
+                "put": {
+                    "summary": "Enter one player's part",
+                    "parameters": [PART_TOKEN, ACCEPT_LANGUAGE],
+                    "requestBody": _body("PartBody", "The player's part of the round."),
+                    "responses": {
+                        "200": _json(_ref("Part"), "Stored."),
+                        **_errors(400, 404, 410, 413, 422),
+                    },
+                },
             },
             "/api/v1/matches/{token}/games": {
                 "post": _match_op(

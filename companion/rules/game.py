@@ -40,6 +40,9 @@ register(
         "redeal-none": N_("{game_name} has no redeal"),
         "turn-none": N_("{game_name} has no turn check: its melds are not shared on a table"),
         "knock-none": N_("{game_name} has no knocking for the face-up card"),
+        "part-none": N_("{game_name} takes no parts entered on the players' own phones"),
+        "part-not-object": N_("a part must be a JSON object with {fields}"),
+        "part-unknown-field": N_("the part has an unknown field {key!r}; the fields are {fields}"),
         "rescue-not-in-game": N_(
             "{game_name} has no table rescue: its melds stay in front of the player who "
             "laid them (R17-9)"
@@ -195,6 +198,16 @@ class Game:
 
     # --- rounds ---------------------------------------------------------------------------
 
+    def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
+        """One player's part of a round (contract "Own hands"): that player's object of a round
+        document without ``name``, checked on its own — its cards can be read, its melds are
+        melds, no card is given twice within it. What only the whole round can tell (a card
+        twice across players, who went out) waits for the round. Returns the part as given.
+
+        :raises EntryError: why the part is bad on its own, placed at ``name``.
+        """
+        raise EntryError("part-none", game_name=self.name)
+
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         """Read one round document (every entry problem at once) and score it."""
         raise NotImplementedError
@@ -297,6 +310,17 @@ def check_round_keys(game: Game, doc: Mapping[str, Any]) -> None:
         raise EntryError("options-not-object")
     for key in options:
         raise EntryError("unknown-option", key=key, game_name=game.name)
+
+
+def part_object(part: object, fields: Sequence[str]) -> Mapping[str, Any]:
+    """A part holding only ``fields`` (contract "Own hands": a player's object without name)."""
+    listed = ", ".join(fields)
+    if not isinstance(part, Mapping):
+        raise EntryError("part-not-object", fields=listed)
+    unknown = sorted(set(part) - set(fields))
+    if unknown:
+        raise EntryError("part-unknown-field", key=unknown[0], fields=listed)
+    return part
 
 
 def turn_object(doc: object, keys: frozenset[str]) -> Mapping[str, Any]:

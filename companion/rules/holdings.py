@@ -115,16 +115,16 @@ def read_holdings(
         found = len(problems.problems)
         holding = Holding(name, (), 0, complete=False)
         with problems.check(player=name, field=field):
-            holding = _read_one(name, p, field, game, worth, problems)
+            holding = read_one(name, p, field, game, worth, problems)
         if len(problems.problems) > found:
             holding = Holding(name, holding.cards, holding.value, complete=False)
         out.append(holding)
     with problems.check(field=field):
-        _check_copies(out, limits)
+        check_copies(out, limits)
     return out
 
 
-def _read_one(
+def read_one(
     name: str,
     p: Mapping[str, Any],
     field: str,
@@ -157,7 +157,7 @@ def _read_one(
     return Holding(name, tuple(tokens), sum(worth(t) for t in tokens))
 
 
-def _check_copies(holdings: Sequence[Holding], limits: Limits) -> None:
+def check_copies(holdings: Sequence[Holding], limits: Limits) -> None:
     """DK-4, DO-6, DM-8: no more copies of a card, nor jokers, than the game has."""
     problems = Collector()
     counts: Counter[str] = Counter()

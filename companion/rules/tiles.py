@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from companion.limits import MAX_POINTS
 
 from .cards import Token
-from .errors import Collector, EntryError
+from .errors import Collector, EntryError, about
 from .game import (
     Choice,
     Column,
@@ -22,9 +22,10 @@ from .game import (
     Game,
     RoundOutcome,
     check_round_keys,
+    part_object,
     round_object,
 )
-from .holdings import Holding, Limits, named_player, read_holdings
+from .holdings import Holding, Limits, check_copies, named_player, read_holdings, read_one
 from .messages import N_, register
 from .tile_melds import Style, TurnRules, check_tiles
 
@@ -76,6 +77,20 @@ class LeftoverGame(Game):
         limits = self.limits({})  # DK-4, DO-6, DM-8: two of each card, two jokers
         table = read_table(self.id, cards, limits.copies, limits.jokers, limits.rule)
         return rescue(self.id, table).to_json()
+
+    def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
+        """The player's rack or hand on its own: every tile readable, no joker standing for
+        a tile, no more copies than the box holds (DK-4, DO-6, DM-8)."""
+        problems = Collector()
+        with about(player=name):
+            raw = part_object(part, (self.holding,))
+            with problems.check(player=name, field=self.holding):
+                holding = read_one(name, raw, self.holding, self.id, self.worth, problems)
+                limits = self.limits({"players": [{"name": seat} for seat in seats]})
+                if not problems:
+                    check_copies([holding], limits)
+        problems.raise_any()
+        return dict(raw)
 
     def read_leftovers(
         self, doc: object, names: Sequence[str] | None

@@ -12,6 +12,7 @@ The store is split by concern, and this package gives all of it under one name
   corrected round.
 - ``once`` — the idempotency keys that make a write happen once; only
   ``companion/saving.py`` looks one up.
+- ``parts`` — own hands: the next round's parts, each entered on its player's phone.
 - ``tokens`` — link tokens; ``errors`` — what the store refuses.
 
 Scores are never stored in the database: ``result`` scores the stored round documents once
@@ -44,6 +45,20 @@ from companion.store.matches import (
     update_round,
 )
 from companion.store.once import IDEMPOTENCY_KEY, Once, done, form_once, new_key
+from companion.store.parts import (
+    Opened,
+    PartClosed,
+    changed_by_keeper,
+    drop_parts,
+    next_number,
+    offers_parts,
+    open_of,
+    open_parts,
+    part_answer,
+    parts_answer,
+    put_part,
+)
+from companion.store.parts import by_token as part_by_token
 from companion.store.reading import (
     EDIT_REVISION,
     REVISION_TTL,
@@ -74,15 +89,19 @@ __all__ = [
     "VIEW_REVISION",
     "ConflictError",
     "Once",
+    "Opened",
+    "PartClosed",
     "RoundMissing",
     "StaleRevision",
     "add_round",
+    "changed_by_keeper",
     "as_document",
     "create_match",
     "delete_round",
     "describe",
     "diff_rounds",
     "done",
+    "drop_parts",
     "edit_revision",
     "forget_on_device",
     "form_once",
@@ -96,6 +115,14 @@ __all__ = [
     "new_key",
     "new_token",
     "next_dealer",
+    "next_number",
+    "offers_parts",
+    "open_of",
+    "open_parts",
+    "part_answer",
+    "part_by_token",
+    "parts_answer",
+    "put_part",
     "rematch",
     "reread",
     "restore_round",

@@ -52,6 +52,16 @@ register(
             "Rematch started: {players}; {dealer} deals first; played to the target"
         ),
         "round-added": N_("Round {number} added"),
+        "round-added-parts": N_("Round {number} added; {parts}"),
+        # Who entered each part of a round entered on the players' own phones (issue 28).
+        "part-own": N_("{player} on their own phone"),
+        "part-own-phones": NN_(
+            "{player} on their own phone",
+            "{player} on their own link from {phones} phones (the last one sent counts)",
+            "phones",
+        ),
+        "part-changed": N_("{player} on their own phone, changed by the scorekeeper"),
+        "part-keeper": N_("{player} by the scorekeeper"),
         "round-edited": N_("Round {number} edited: {changes}"),
         "round-unchanged": N_("Round {number} saved again with the same cards and choices"),
         "round-deleted": N_("Round {number} deleted"),
@@ -192,7 +202,20 @@ def describe(
         return render("legacy-note", {"text": entry["code"]}, tr)
     if "changes" in params:
         params["changes"] = "; ".join(_describe_change(c, tr, cards) for c in params["changes"])
-    return render(entry["code"], params, tr, context=game)
+    code = entry["code"]
+    if params.get("parts"):  # a round entered on the players' own phones: who entered what
+        params["parts"] = "; ".join(_describe_part(p, tr) for p in params["parts"])
+        code = f"{code}-parts"
+    return render(code, params, tr, context=game)
+
+
+def _describe_part(part: Mapping[str, Any], tr: Translator) -> str:
+    how = part.get("how")
+    phones = int(part.get("phones") or 1)
+    values = {"player": part.get("player"), "phones": phones}
+    if how == "own":
+        return render("part-own-phones" if phones > 1 else "part-own", values, tr)
+    return render("part-changed" if how == "changed" else "part-keeper", values, tr)
 
 
 def _describe_change(change: Mapping[str, Any], tr: Translator, cards: Cards | None) -> str:

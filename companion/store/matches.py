@@ -54,6 +54,7 @@ from companion.rules.names import spelled
 from companion.store.changes import RESTORED, diff_rounds, record, record_start, undoable
 from companion.store.errors import ConflictError, StaleRevision
 from companion.store.once import Once, remember
+from companion.store.parts import close_parts
 from companion.store.reading import as_document, forget_revision, next_dealer, stored_round
 from companion.store.tokens import new_token
 
@@ -304,7 +305,11 @@ def add_round(
     dealer = next_dealer(match)
     with _writing(session, match, revision):
         session.add(Round(match=match, number=number, dealer=dealer, document=round_doc))
-        record(session, match, "round-added", number=number)
+        entered = close_parts(session, match, number, round_doc)  # saving closes the parts
+        if entered:
+            record(session, match, "round-added", number=number, parts=entered)
+        else:
+            record(session, match, "round-added", number=number)
         remember(session, once, match, number)
 
 

@@ -440,6 +440,104 @@ def delete_round(token: str, number: int) -> Response:
     return _write(token, 200, change, required=True)
 
 
+# --- own hands: every player enters their own part (contract "Own hands") ------------------
+
+
+def _no_parts() -> Response:
+    return _problem(EntryError("parts-none-open"), 404)
+
+
+@bp.post("/api/v1/matches/<token>/parts")
+def open_parts(token: str) -> Response:
+    """Open the next round's parts → 201 with one token per player; 200 when open already."""
+    match = _editable(token)
+    if match is None:
+        return _not_found()
+    try:
+        opened = store.open_parts(get_session(), match, revision=_based_on(match))
+    except EntryError as err:
+        return _write_refused(err.at(context=match.game), match)
+    seats = [{"name": p.name, "token": p.token} for p in opened.parts]
+    response = jsonify({"round": store.next_number(match), "seats": seats})
+    response.status_code = 201 if opened.created else 200
+    return response
+
+
+@bp.get("/api/v1/matches/<token>/parts")
+def read_parts(token: str) -> Response:
+    """The scorekeeper reads every part of the open round (null: not sent yet)."""
+    match = _editable(token)
+    if match is None:
+        return _not_found()
+    parts = store.open_of(get_session(), match)
+    if not parts:
+        return _no_parts()
+    return jsonify(store.parts_answer(parts, match))
+
+
+@bp.delete("/api/v1/matches/<token>/parts")
+def drop_parts(token: str) -> Response:
+    """Drop the open parts: their tokens answer 410 from now on."""
+    match = _editable(token)
+    if match is None:
+        return _not_found()
+    parts = store.open_of(get_session(), match)
+    if not parts:
+        return _no_parts()
+    answer = store.parts_answer(parts, match)
+    store.drop_parts(get_session(), match)
+    return jsonify(answer)
+
+
+def _part_gone(err: store.PartClosed, match: Match) -> Response:
+    """410: the round was saved (with the part as saved, and whether it was changed) or the
+    parts were dropped."""
+    part = err.part
+    extra: dict[str, Any] = {"round": part.number, "name": part.name}
+    if part.state == "saved":
+        extra["saved"] = part.saved
+        extra["changed"] = store.changed_by_keeper(part)
+    return _problem(err.at(context=match.game), 410, **extra)
+
+
+def _part(token: str) -> tuple[Any, Match] | None:
+    session = get_session()
+    part = store.part_by_token(session, token)
+    if part is None:
+        return None
+    match = session.get(Match, part.match_id)
+    return (part, match) if match is not None else None
+
+
+@bp.get("/api/v1/parts/<token>")
+def read_part(token: str) -> Response:
+    """One player's part by its token (``part`` null before the first PUT); 410 once closed."""
+    found = _part(token)
+    if found is None:
+        return _problem(EntryError("part-not-found"), 404)
+    part, match = found
+    if part.state != "open":
+        return _part_gone(store.PartClosed(part), match)
+    return jsonify(store.part_answer(part, match))
+
+
+@bp.put("/api/v1/parts/<token>")
+def write_part(token: str) -> Response:
+    """Enter one player's part; 422 when it is bad on its own (nothing stored), 410 once closed."""
+    found = _part(token)
+    if found is None:
+        return _problem(EntryError("part-not-found"), 404)
+    part, match = found
+    try:
+        body = api_models.check(api_models.PartBody, _body())
+        store.put_part(get_session(), part, body)
+    except store.PartClosed as err:
+        return _part_gone(err, match)
+    except EntryError as err:
+        return _problem(err.at(player=part.name, context=match.game), 422)
+    return jsonify(store.part_answer(part, match))
+
+
 # --- the read-only link as JSON -----------------------------------------------------------
 
 

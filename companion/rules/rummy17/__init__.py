@@ -20,7 +20,7 @@ from ..game import Choice, Column, Count, Decision, Game, RoundOutcome
 from ..messages import ENGLISH, N_, Translator
 from .bonus import BONUS_CARDS
 from .deck import RUMMY17
-from .document import doubles, read_table, result_json
+from .document import doubles, read_part, read_table, result_json
 from .melds import MELD_LEAST
 from .play import BONUS_DRAWN
 from .scoring import score_game
@@ -138,6 +138,9 @@ class Rummy17(Game):
         from .knock import knock_document
 
         return knock_document(doc, tr)
+
+    def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
+        return read_part(part, name)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         table = read_table(doc, names=names)

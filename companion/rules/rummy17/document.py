@@ -16,7 +16,7 @@ from companion.limits import MAX_HAND_CARDS
 
 from ..cards import Card, Joker, Token, parse_card
 from ..errors import Collector, EntryError, about
-from ..game import check_round_keys, get_game, round_object
+from ..game import check_round_keys, get_game, part_object, round_object
 from ..messages import ENGLISH, N_, NN_, Translator, register
 from ..names import spelled
 from ..seating import check_names, check_seats
@@ -317,6 +317,44 @@ def read_table(
         _check_unique(seats, last)
     problems.raise_any()
     return _settled(Table(tuple(seats), bonus, went_out, last))
+
+
+def read_part(raw: object, name: str) -> dict[str, Any]:
+    """One player's melds and hand on their own (contract "Own hands"): every card readable,
+    every meld a meld (R17-9, R17-13), no joker in the hand (R17-13), no card twice within the
+    part (D17-8). A joker whose reading only the rest of the table can settle (D17-6) is no
+    problem here: the round asks about it when it is saved. Returns the part as given.
+
+    :raises EntryError: every problem of the part at once, each placed at ``name``.
+    """
+    with about(player=name):
+        part = part_object(raw, ("melds", "hand"))
+    problems = Collector()
+    melds_raw = part.get("melds", [])
+    given: list[list[Token]] = []
+    if not isinstance(melds_raw, list):
+        problems.add(EntryError("melds-not-list").at(player=name, field="melds"))
+        melds_raw = []
+    for i, m in enumerate(melds_raw, start=1):
+        with problems.check():
+            given.append(_parse_meld(m, name, i))
+    found = Collector()
+    hand = _read_hand(part.get("hand", []), found)
+    if found:
+        problems.add(EntryError.of(found.problems).at(player=name, field="hand"))
+    if not problems:
+        cards = Counter(t.text for m in given for t in m if _real(t))
+        cards.update(c.text for c in hand.cards or ())
+        melds: list[Meld] = []
+        for number, tokens in enumerate(given, start=1):
+            elsewhere = +(cards - Counter(t.text for t in tokens if _real(t)))
+            with problems.check():
+                melds.append(_analyse(tokens, elsewhere, name, number))
+        if not problems:
+            with problems.check():
+                _check_unique([Seat(name, tuple(melds), hand)], None)
+    problems.raise_any()
+    return dict(part)
 
 
 def _open(table: Table, places: Sequence[tuple[int, int]]) -> list[Meld]:
