@@ -2,7 +2,8 @@
 ``rounds`` (enter, correct, delete and explain one round), ``timer`` (the turn timer),
 ``reference`` (the rules, clause by clause, and the links to them from every page),
 ``players`` (figures across matches, a match as CSV), ``offline`` (the manifest and
-the service worker), ``referee`` and ``events``; and beside them ``api`` and
+the service worker), ``referee``, ``events`` and ``parts`` (own hands: a player's own
+page, and the parts as the round form shows them); and beside them ``api`` and
 ``events_api`` (the JSON API), ``sheet_views`` (the PDF score sheets) and ``tools`` (is
 this meld legal, put the table back, choose a blank sheet), which the app registers itself.
 
@@ -23,6 +24,7 @@ def register_blueprints(app: Flask) -> None:
         events,
         offline,
         pages,
+        parts,
         players,
         referee,
         reference,
@@ -38,3 +40,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(players.bp)
     app.register_blueprint(offline.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(parts.bp)

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from companion import events, limits, store
 from companion.db import get_session
 from companion.forms import RoundForm
-from companion.i18n import translator
+from companion.i18n import gw, translator
 from companion.models import Match
 from companion.rules import Card, Description, Game, Problem, Translator, games, get_game
 from companion.rules.names import name_key
@@ -235,6 +235,12 @@ def merge(*placed: Mapping[str, list[str]]) -> dict[str, list[str]]:
         for key, texts in one.items():
             out.setdefault(key, []).extend(texts)
     return out
+
+
+def cards_and_counts(form: RoundForm) -> dict[str, list[str]]:
+    """Cards and counts for one player: the form cannot tell which one is meant."""
+    message = gw(form.descriptor, "Give the cards or the count, not both.")
+    return {form.players[i].form[form.holding].id: [message] for i in form.both_given()}
 
 
 def changed_since(match: Match, revision: int | None) -> list[str]:

@@ -39,6 +39,7 @@ from companion.web.common import (
     board_url,
     by_edit,
     by_view,
+    cards_and_counts,
     changed_since,
     descriptor,
     draft_key,
@@ -50,6 +51,7 @@ from companion.web.common import (
     place,
     summary,
 )
+from companion.web.parts import fill_sent, panel
 
 bp = Blueprint("rounds", __name__)
 
@@ -122,7 +124,7 @@ def _action(match: Match) -> str:
     """What the request asks of the round form: a key of ``ACTIONS``."""
     if request.method == "GET":
         return "show"
-    for action in ("theirs", "notice"):
+    for action in ("theirs", "notice", "parts"):
         if action in request.form:
             return action
     if "draw" in request.form and game_of(match).describe().bonus_cards:
@@ -179,6 +181,7 @@ def _show(page: _Page) -> Answer:
         page.form.fill(store.round_document(page.match, page.number))
     else:
         page.form.intended.data = str(page.number)
+        fill_sent(page.form, page.match)  # the parts the players sent so far
     page.form.revision.data = str(page.match.revision)
     return _answer(page)
 
@@ -188,6 +191,22 @@ def _theirs(page: _Page) -> Answer:
     flash(_("Kept what the other phone saved; what you typed here was discarded."))
     _forget_drafts(page.match, page.number, editing=page.editing)
     return redirect(url_for("pages.scoreboard", edit=page.match.edit_token))
+
+
+def _parts(page: _Page) -> Answer:
+    """ "Everyone enters their own": the next round's parts open (one link and QR code per
+    seat), or are dropped again; the form comes back with everything typed so far."""
+    if page.editing:
+        abort(404)
+    if request.form.get("parts") == "drop":
+        store.drop_parts(get_session(), page.match)
+    else:
+        try:
+            store.open_parts(get_session(), page.match)
+        except EntryError as err:
+            err.at(context=page.game.id)
+            page.placed = place(err.problems, page.form)
+    return _answer(page)
 
 
 def _notice(page: _Page) -> Answer:
@@ -273,7 +292,7 @@ def _stale(page: _Page) -> None:
 def _checked(page: _Page) -> dict[str, Any] | None:
     """The round document typed, or None with the form's own problems placed."""
     page.form.validate()
-    page.placed = merge(page.form.fields_with_errors(), _both(page.form))
+    page.placed = merge(page.form.fields_with_errors(), cards_and_counts(page.form))
     return None if page.placed else page.form.round_document()
 
 
@@ -281,6 +300,7 @@ ACTIONS: dict[str, Callable[[Match, int | None], Answer]] = {
     "show": _on_page(_show),
     "theirs": _on_page(_theirs),
     "notice": _on_page(_notice),
+    "parts": _on_page(_parts),
     "draw": _on_page(_draw),
     "preview": _on_page(_preview),
     "save": _save,
@@ -341,6 +361,8 @@ def _answer(page: _Page) -> Answer:
         if page.replace
         else None,
         nobody=NOBODY,
+        parts=None if editing else panel(match),
+        offers_parts=not editing and store.offers_parts(page.game),
         doubled=_doubles(page.form),
         draft=draft_key(match, number if editing else None),
         restore=request.method == "GET",
@@ -349,12 +371,6 @@ def _answer(page: _Page) -> Answer:
         meld_example=example_run(page.desc),
     )
     return html, 422 if page.placed else 409 if page.conflict is not None else 200
-
-
-def _both(form: RoundForm) -> dict[str, list[str]]:
-    """Cards and counts for one player: the form cannot tell which one is meant."""
-    message = gw(form.descriptor, "Give the cards or the count, not both.")
-    return {form.players[i].form[form.holding].id: [message] for i in form.both_given()}
 
 
 def _doubles(form: RoundForm) -> bool:

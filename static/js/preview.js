@@ -8,7 +8,8 @@
   var form = C.form, $ = C.$, $$ = C.$$, el = C.el, T = C.T;
 
   // --- Preview: the rules core's score before saving ---------------------------------------
-  $("#preview-button").addEventListener("click", function (event) {
+  var previewButton = $("#preview-button");  // none on a player's own page (part.html)
+  if (previewButton) previewButton.addEventListener("click", function (event) {
     event.preventDefault();
     C.clearErrors();
     var out = $("#preview");

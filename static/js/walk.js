@@ -278,6 +278,7 @@
   }
   function autoOpen() {
     if (opened || dialog.open || !form.hasAttribute("data-new-round")) return;
+    if ($("#parts[data-news]", form)) return;  // the players enter their own parts (parts.js)
     var typed = players.some(function (p) { return $("textarea[data-melds]", p).value.trim(); });
     if (typed || !endingGiven()) return;
     opened = true;
@@ -349,6 +350,15 @@
         else render();
       });
     });
+  });
+  // A player's own page (part.html): "No cards left" ends the hand in one tap (every count 0).
+  var none = $("#walker [data-none]");
+  if (none) none.addEventListener("click", function () {
+    commit();
+    var f = fields(at);
+    if (f.held && f.held.value) { f.held.value = ""; C.fire(f.held); }
+    f.counts.forEach(function (c) { c.value = "0"; C.fire(c); });
+    go(at + 1);
   });
   dialog.addEventListener("click", function (event) {
     var act = event.target.closest && event.target.closest("[data-act]");

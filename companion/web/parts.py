@@ -1,0 +1,196 @@
+"""Own hands on the phones: a player's own page, and what the scorekeeper's form shows of it.
+
+A player's page (``/p/<token>``) is the round form cut down to one player: their name in large
+type, their melds and hand (Rummy 17) or their rack or hand (the others), the walking picker
+for them alone, and one button that sends the part. It is sent as a form post, so a part typed
+without a connection waits in the outbox like a round (static/js/offline.js). The part token
+reaches that part only, while its round is open; afterwards the page says the round was saved
+(and shows what the scorekeeper changed) or that the scorekeeper enters it.
+
+The scorekeeper's round form opens the parts ("Everyone enters their own", rounds.py), shows
+one QR code and link per seat, and asks ``/m/<edit>/parts.json`` every 1.5 s which parts
+came; static/js/parts.js fills them into the form's own fields (the server writes the field
+values: the form reads them as it reads what was typed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from companion import api_models, store
+from companion.db import get_session
+from companion.forms import RoundForm, round_form_class
+from companion.models import Match, Part
+from companion.rules import EntryError
+from companion.web.common import (
+    by_edit,
+    cards_and_counts,
+    descriptor,
+    device,
+    example_cards,
+    example_run,
+    game_of,
+    merge,
+    place,
+    qr_svg,
+    summary,
+)
+
+bp = Blueprint("parts", __name__)
+
+#: How often the scorekeeper's form and a player's page ask for news (ms; parts.js).
+EVERY_MS = 1500
+
+
+# --- The scorekeeper's side ------------------------------------------------------------------
+
+
+def panel(match: Match) -> dict[str, Any] | None:
+    """The open parts as the round form shows them: per seat the name, the link and its QR
+    code, and whether the part came (None: no parts are open)."""
+    rows = store.open_of(get_session(), match)
+    if not rows:
+        return None
+    seats = []
+    for row in rows:
+        url = url_for("parts.page", token=row.token, _external=True)
+        seats.append(
+            {
+                "name": row.name,
+                "seat": row.seat,
+                "url": url,
+                "qr": qr_svg(url),
+                "sent": row.part is not None,
+                "status": _status(row),
+            }
+        )
+    return {"round": store.next_number(match), "seats": seats, "news": _news(match)}
+
+
+def _status(row: Part) -> str:
+    return str(_("Sent ✓") if row.part is not None else _("Waiting for their phone…"))
+
+
+def _news(match: Match) -> str:
+    return str(url_for("parts.news", edit=match.edit_token))
+
+
+def _sent_doc(rows: list[Part]) -> dict[str, Any]:
+    """The parts that came, as a round document's players (for ``RoundForm.fill``)."""
+    return {"players": [{"name": r.name, **r.part} for r in rows if r.part is not None]}
+
+
+def fill_sent(form: RoundForm, match: Match) -> None:
+    """A new round's form, loaded while parts are open: the parts that came, filled in."""
+    rows = store.open_of(get_session(), match)
+    if any(r.part is not None for r in rows):
+        form.fill(_sent_doc(rows))
+
+
+@bp.get("/m/<edit>/parts.json")
+def news(edit: str) -> Response:
+    """Which parts came, and the round form's field values for each (parts.js fills them in)."""
+    match = by_edit(edit)
+    rows = store.open_of(get_session(), match)
+    if not rows:
+        return jsonify(open=False)
+    game = game_of(match)
+    form = round_form_class(game.id)(names=list(match.players), formdata=None)
+    form.fill(_sent_doc(rows))
+    seats = []
+    for row in rows:
+        entry = form.players[row.seat].form
+        fields = {} if row.part is None else {f.id: _value(f.data) for f in entry}
+        seats.append(
+            {
+                "seat": row.seat,
+                "sent": row.updated.isoformat() if row.part is not None else None,
+                "status": _status(row),
+                "fields": fields,
+            }
+        )
+    return jsonify(open=True, round=store.next_number(match), seats=seats)
+
+
+def _value(data: object) -> str:
+    return "" if data is None else str(data)
+
+
+# --- The player's own page -------------------------------------------------------------------
+
+
+def _part(token: str) -> tuple[Part, Match]:
+    session = get_session()
+    part = store.part_by_token(session, token)
+    match = session.get(Match, part.match_id) if part is not None else None
+    if part is None or match is None:
+        abort(404, description=_("There is no part at this link."))
+    return part, match
+
+
+@bp.route("/p/<token>", methods=["GET", "POST"])
+def page(token: str) -> Response | tuple[str, int]:
+    """One player's part of the open round: their melds and hand (or rack), sent from here."""
+    part, match = _part(token)
+    if part.state != "open":
+        return _closed(part, match)
+    game = game_of(match)
+    form = round_form_class(game.id)(names=[part.name])
+    placed: dict[str, list[str]] = {}
+    if request.method == "POST":
+        form.validate()
+        placed = merge(form.fields_with_errors(), cards_and_counts(form))
+        if not placed:
+            entry = form.round_document()["players"][0]
+            sent = {k: v for k, v in entry.items() if k != "name"}
+            try:
+                api_models.check(api_models.PartBody, sent)
+                store.put_part(get_session(), part, sent, device=device() or None)
+            except store.PartClosed:
+                return _closed(part, match)
+            except EntryError as err:
+                err.at(player=part.name, context=game.id)
+                placed = place(err.problems, form)
+            else:
+                flash(_("Sent: your part is on the scorekeeper's phone."))
+                return redirect(url_for("parts.page", token=token))
+    elif part.part is not None:
+        form.fill({"players": [{"name": part.name, **part.part}]})
+    desc = descriptor(game)
+    html = render_template(
+        "part.html",
+        match=match,
+        part=part,
+        number=store.next_number(match),
+        form=form,
+        game=desc,
+        name=part.name,
+        placed=placed,
+        asked={},
+        problems=summary(placed, [part.name]),
+        draft=f"companion:part:{token[:12]}",
+        holding_example=example_cards(desc, 3, 12),
+        meld_example=example_run(desc),
+        news=url_for("api.read_part", token=token),
+        every=EVERY_MS,
+    )
+    return html, 422 if placed else 200
+
+
+def _closed(part: Part, match: Match) -> tuple[str, int]:
+    """The round was saved (with what was saved, and whether the scorekeeper changed the
+    part), or the scorekeeper enters it: said in words, 410."""
+    game = game_of(match)
+    html = render_template(
+        "part_closed.html",
+        match=match,
+        part=part,
+        game=descriptor(game),
+        changed=store.changed_by_keeper(part),
+        number=part.number,
+    )
+    return html, 410
