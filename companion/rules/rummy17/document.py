@@ -331,28 +331,27 @@ def read_part(raw: object, name: str) -> dict[str, Any]:
         part = part_object(raw, ("melds", "hand"))
     problems = Collector()
     melds_raw = part.get("melds", [])
-    given: list[list[Token]] = []
+    given: list[tuple[int, list[Token]]] = []  # each readable meld, with its number
     if not isinstance(melds_raw, list):
         problems.add(EntryError("melds-not-list").at(player=name, field="melds"))
         melds_raw = []
     for i, m in enumerate(melds_raw, start=1):
         with problems.check():
-            given.append(_parse_meld(m, name, i))
+            given.append((i, _parse_meld(m, name, i)))
     found = Collector()
     hand = _read_hand(part.get("hand", []), found)
     if found:
         problems.add(EntryError.of(found.problems).at(player=name, field="hand"))
+    cards = Counter(t.text for _, m in given for t in m if _real(t))
+    cards.update(c.text for c in hand.cards or ())
+    melds: list[Meld] = []
+    for number, tokens in given:
+        elsewhere = +(cards - Counter(t.text for t in tokens if _real(t)))
+        with problems.check():
+            melds.append(_analyse(tokens, elsewhere, name, number))
     if not problems:
-        cards = Counter(t.text for m in given for t in m if _real(t))
-        cards.update(c.text for c in hand.cards or ())
-        melds: list[Meld] = []
-        for number, tokens in enumerate(given, start=1):
-            elsewhere = +(cards - Counter(t.text for t in tokens if _real(t)))
-            with problems.check():
-                melds.append(_analyse(tokens, elsewhere, name, number))
-        if not problems:
-            with problems.check():
-                _check_unique([Seat(name, tuple(melds), hand)], None)
+        with problems.check():
+            _check_unique([Seat(name, tuple(melds), hand)], None)
     problems.raise_any()
     return dict(part)
 
