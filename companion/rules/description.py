@@ -110,6 +110,8 @@ class Description:
     numbers: Mapping[str, int] = field(default_factory=dict)
     last_card_doubles: LastCardDoubles | None = None  # R17-15a; None: the last card is not asked
     bonus_cards: BonusCards | None = None
+    #: Can each player enter their own part on their own phone? (``Game.check_part``)
+    own_parts: bool = False
 
     @property
     def last_card(self) -> bool:

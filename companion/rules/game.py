@@ -208,6 +208,12 @@ class Game:
         """
         raise EntryError("part-none", game_name=self.name)
 
+    @property
+    def takes_parts(self) -> bool:
+        """Does the game check a player's part on its own (``check_part``), so that each
+        player can enter theirs on their own phone?"""
+        return type(self).check_part is not Game.check_part
+
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         """Read one round document (every entry problem at once) and score it."""
         raise NotImplementedError
@@ -286,6 +292,7 @@ class Game:
             knock_rule=self.knock_rule,
             columns=self.columns,
             numbers=dict(self.numbers),
+            own_parts=self.takes_parts,
         )
 
     def descriptor(self) -> dict[str, Any]:

@@ -67,7 +67,7 @@ class Opened:
 
 def offers_parts(game: Game) -> bool:
     """Does the game take parts entered on the players' own phones (``Game.check_part``)?"""
-    return type(game).check_part is not Game.check_part
+    return game.takes_parts
 
 
 def open_of(session: Session, match: Match) -> list[Part]:

@@ -285,3 +285,17 @@ def test_a_read_only_page_is_drawn_at_most_once_per_window(app, client, monkeypa
     assert client.get(f"/ev/{view}/live").data == before.data  # within the window
     monkeypatch.setattr(events_web, "FRESH", 0)
     assert client.get(f"/ev/{view}/live").data != before.data  # a new window draws anew
+
+
+def test_issue_28_each_table_offers_own_parts_and_the_table_cards_say_so(app, client):
+    edit = start(client)
+    seat(client, edit, 1)
+    table = tables(app, edit)[0][0]
+    html_page = client.get(f"/m/{table['edit']}/rounds/new").get_data(as_text=True)
+    assert 'id="parts-open"' in html_page
+    opened = client.post(f"/api/v1/matches/{table['edit']}/parts")
+    assert opened.status_code == 201
+    assert [s["name"] for s in opened.get_json()["seats"]] == table["players"]
+    cards = client.get(f"/e/{edit}/cards.pdf")
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(cards.data)).pages)
+    assert "Everyone enters their own" in " ".join(text.split())
