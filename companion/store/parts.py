@@ -99,7 +99,7 @@ def open_parts(session: Session, match: Match, *, revision: int | None = None) -
         return Opened(existing, False)
     game = get_game(match.game)
     if not offers_parts(game):
-        raise EntryError("parts-not-offered", game_name=game.name)
+        raise EntryError("part-none", game_name=game.name)
     if result(match).get("next") is None:
         raise EntryError("parts-match-over").at(context=match.game)
     last = session.exec(select(func.max(Part.opening)).where(Part.match_id == match.id)).one()

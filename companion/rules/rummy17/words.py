@@ -43,6 +43,7 @@ WORDS = (
     P_("rummy17", "See their round %(n)s"),
     # the history
     P_("rummy17", "Round {number} added"),
+    P_("rummy17", "Round {number} added; {parts}"),
     P_("rummy17", "Round {number} edited: {changes}"),
     P_("rummy17", "Round {number} saved again with the same cards and choices"),
     P_("rummy17", "Round {number} deleted"),
@@ -77,6 +78,18 @@ WORDS = (
         "The round's entries are removed; later rounds move up one number and keep their "
         "dealers. The deletion is kept in the match history.",
     ),
+    # own hands: a player's own page once the round is closed, and what a part is refused for
+    P_("rummy17", "Round %(n)s was saved. Nothing more to do here."),
+    P_(
+        "rummy17",
+        "The scorekeeper enters round %(n)s on their own phone. Nothing more to do here.",
+    ),
+    P_("rummy17", "round {number} was saved: this part can no longer change"),
+    P_(
+        "rummy17",
+        "the scorekeeper stopped the own entries of round {number}: this part can no longer change",
+    ),
+    P_("rummy17", "the match is over: there is no next round to enter"),
     # where a problem is (messages.location)
     P_("rummy17", "round {round}: "),
     # the start page and the home page
