@@ -57,6 +57,7 @@ from companion.store.parts import (
     part_answer,
     parts_answer,
     put_part,
+    same_part,
 )
 from companion.store.parts import by_token as part_by_token
 from companion.store.reading import (
@@ -124,6 +125,7 @@ __all__ = [
     "parts_answer",
     "put_part",
     "rematch",
+    "same_part",
     "reread",
     "restore_round",
     "result",

@@ -197,7 +197,7 @@ def close_parts(session: Session, match: Match, number: int, doc: dict[str, Any]
         session.add(row)
         if row.part is None:
             how = "keeper"
-        elif _same(row.part, entry):
+        elif same_part(row.part, entry):
             how = "own"
         else:
             how = "changed"
@@ -208,10 +208,10 @@ def close_parts(session: Session, match: Match, number: int, doc: dict[str, Any]
 
 def changed_by_keeper(part: Part) -> bool:
     """Was the part saved otherwise than its player last sent it?"""
-    return part.state == SAVED and part.part is not None and not _same(part.part, part.saved)
+    return part.state == SAVED and part.part is not None and not same_part(part.part, part.saved)
 
 
-def _same(sent: Any, saved: Any) -> bool:
+def same_part(sent: Any, saved: Any) -> bool:
     """The same cards and counts, however they were spaced or cased."""
     return bool(_norm(sent) == _norm(saved))
 

@@ -136,29 +136,31 @@ def _part(token: str) -> tuple[Part, Match]:
 def page(token: str) -> Response | tuple[str, int]:
     """One player's part of the open round: their melds and hand (or rack), sent from here."""
     part, match = _part(token)
-    if part.state != "open":
-        return _closed(part, match)
     game = game_of(match)
     form = round_form_class(game.id)(names=[part.name])
     placed: dict[str, list[str]] = {}
+    sent: dict[str, Any] | None = None
     if request.method == "POST":
         form.validate()
         placed = merge(form.fields_with_errors(), cards_and_counts(form))
         if not placed:
             entry = form.round_document()["players"][0]
             sent = {k: v for k, v in entry.items() if k != "name"}
-            try:
-                api_models.check(api_models.PartBody, sent)
-                store.put_part(get_session(), part, sent, device=device() or None)
-            except store.PartClosed:
-                return _closed(part, match)
-            except EntryError as err:
-                err.at(player=part.name, context=game.id)
-                placed = place(err.problems, form)
-            else:
-                flash(_("Sent: your part is on the scorekeeper's phone."))
-                return redirect(url_for("parts.page", token=token))
-    elif part.part is not None:
+    if part.state != "open":  # what this post brings waited, say, in the outbox meanwhile
+        return _closed(part, match, tried=sent)
+    if sent is not None:
+        try:
+            api_models.check(api_models.PartBody, sent)
+            store.put_part(get_session(), part, sent, device=device() or None)
+        except store.PartClosed:
+            return _closed(part, match, tried=sent)
+        except EntryError as err:
+            err.at(player=part.name, context=game.id)
+            placed = place(err.problems, form)
+        else:
+            flash(_("Sent: your part is on the scorekeeper's phone."))
+            return redirect(url_for("parts.page", token=token))
+    if request.method == "GET" and part.part is not None:
         form.fill({"players": [{"name": part.name, **part.part}]})
     desc = descriptor(game)
     html = render_template(
@@ -181,16 +183,20 @@ def page(token: str) -> Response | tuple[str, int]:
     return html, 422 if placed else 200
 
 
-def _closed(part: Part, match: Match) -> tuple[str, int]:
-    """The round was saved (with what was saved, and whether the scorekeeper changed the
-    part), or the scorekeeper enters it: said in words, 410."""
+def _closed(part: Part, match: Match, tried: dict[str, Any] | None = None) -> tuple[str, int]:
+    """The round was saved (with what was saved and, when the player sent a part or tries to
+    now, whether the scorekeeper saved it otherwise), or the scorekeeper enters it: in words,
+    410. ``tried``: the part this request brought (it waited, say, in the outbox)."""
     game = game_of(match)
+    sent = tried if tried is not None else part.part
+    changed = part.state == "saved" and sent is not None and not store.same_part(sent, part.saved)
     html = render_template(
         "part_closed.html",
         match=match,
         part=part,
         game=descriptor(game),
-        changed=store.changed_by_keeper(part),
+        sent=sent,
+        changed=changed,
         number=part.number,
     )
     return html, 410

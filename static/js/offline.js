@@ -199,7 +199,7 @@
         url: new URL(form.getAttribute("action") || location.href, location.href).href,
         board: board,
         fresh: form.hasAttribute("data-new-round"),
-        label: (document.querySelector("main h1") || document.querySelector("title")).textContent.trim(),
+        label: form.getAttribute("data-label") || (document.querySelector("main h1") || document.querySelector("title")).textContent.trim(),
         fields: fields(submitter),
         at: Date.now(),
         state: "waiting"
@@ -259,7 +259,15 @@
       });
     }).then(function () { busy = false; }, function () { busy = false; });
   }
-  refresh().then(function (items) { if (items.length) replay(); });
+  // A page that is the server's last word on a save (a player's part whose round was saved,
+  // data-settles: its address) takes it off the outbox, waiting or refused: it can never go.
+  var settles = document.querySelector("[data-settles]");
+  var settled = !settles ? Promise.resolve() : outbox.all().then(function (items) {
+    var path = settles.getAttribute("data-settles");
+    return Promise.all(items.filter(function (i) { return new URL(i.url).pathname === path; })
+      .map(function (i) { return outbox.drop(i.key); }));
+  });
+  settled.then(refresh).then(function (items) { if (items.length) replay(); });
   window.addEventListener("online", replay);
   setInterval(function () {
     if (document.visibilityState === "visible" && root.classList.contains("unsent")) replay();

@@ -397,3 +397,70 @@ def test_every_page_first_load_is_light_and_stays_home(
     print(f"\n{path} first load: {total} bytes ({total / 1024:.1f} KB)")
     assert all(url.startswith(table.url) for url in sizes)  # nothing from another origin
     assert total < BUDGET
+
+
+def _part_page(table: Table, game: str) -> tuple[str, str]:
+    """A new match of ``game`` with its parts open (issue 28): (edit token, Béla's part link)."""
+    with table.app.app_context():
+        session = get_session()
+        match = store.create_match(
+            session, game=game, players=NAMES, first_dealer="Anna", games=None
+        )
+        parts = store.open_parts(session, match).parts
+        return match.edit_token, f"{table.url}/p/{parts[1].token}"
+
+
+def test_issue_28_a_part_sent_without_a_connection_waits_and_goes_when_it_is_back(
+    table: Table, phone: Any
+) -> None:
+    fake_clock(phone)
+    edit, link = _part_page(table, "rummikub")
+    phone.goto(link)
+    phone.fill("#players-0-rack", "R5 B2")
+    table.down()
+    phone.click("#save-button")
+    phone.locator("#unsaved").wait_for()
+    assert "Not sent yet" in phone.inner_text("#unsaved")
+    assert "Béla · Round 1, typed at" in phone.inner_text("#outbox")
+    assert phone.input_value("#players-0-rack") == "R5 B2"  # nothing typed is lost
+    table.up()
+    phone.clock.run_for(RETRY)
+    phone.locator("#part-sent").wait_for()
+    with table.app.app_context():
+        match = store.get_by_edit_token(get_session(), edit)
+        assert match is not None
+        parts = store.open_of(get_session(), match)
+        assert parts[1].part == {"rack": ["R5", "B2"]}
+
+
+def test_issue_28_a_part_that_waited_while_the_round_was_saved_is_told_so(
+    table: Table, phone: Any
+) -> None:
+    edit, link = _part_page(table, "rummikub")
+    phone.goto(link)
+    phone.fill("#players-0-rack", "K9")
+    phone.context.set_offline(True)
+    phone.click("#save-button")
+    phone.locator("#unsaved").wait_for()
+    with table.app.app_context():  # meanwhile the scorekeeper saves round 1
+        session = get_session()
+        match = store.get_by_edit_token(session, edit)
+        assert match is not None
+        doc = {
+            "went_out": "Anna",
+            "players": [
+                {"name": "Anna", "rack": []},
+                {"name": "Béla", "rack": ["K9", "K10"]},
+                {"name": "Cili", "rack": {"points": 4}},
+            ],
+        }
+        store.add_round(session, match, doc)
+    phone.context.set_offline(False)
+    back_online(phone)
+    refused = phone.locator("#outbox .outbox-refused")
+    refused.wait_for()
+    follow(phone, "#outbox .outbox-refused button.primary")
+    closed = phone.locator("#part-closed")
+    assert "Round 1 was saved" in closed.inner_text()
+    assert "The scorekeeper changed your part" in phone.inner_text("main")
+    shot(phone, "own-hands-saved-meanwhile", full=False)
