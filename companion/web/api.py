@@ -463,29 +463,32 @@ def open_parts(token: str) -> Response:
     return response
 
 
-@bp.get("/api/v1/matches/<token>/parts")
-def read_parts(token: str) -> Response:
-    """The scorekeeper reads every part of the open round (null: not sent yet)."""
+def _open_parts(token: str) -> tuple[Match, list[Any]] | Response:
+    """The match of an edit token and its open parts; else the 404 to answer."""
     match = _editable(token)
     if match is None:
         return _not_found()
     parts = store.open_of(get_session(), match)
-    if not parts:
-        return _no_parts()
-    return jsonify(store.parts_answer(parts, match))
+    return (match, parts) if parts else _no_parts()
+
+
+@bp.get("/api/v1/matches/<token>/parts")
+def read_parts(token: str) -> Response:
+    """The scorekeeper reads every part of the open round (null: not sent yet)."""
+    found = _open_parts(token)
+    if isinstance(found, Response):
+        return found
+    return jsonify(store.parts_answer(found[1], found[0]))
 
 
 @bp.delete("/api/v1/matches/<token>/parts")
 def drop_parts(token: str) -> Response:
     """Drop the open parts: their tokens answer 410 from now on."""
-    match = _editable(token)
-    if match is None:
-        return _not_found()
-    parts = store.open_of(get_session(), match)
-    if not parts:
-        return _no_parts()
-    answer = store.parts_answer(parts, match)
-    store.drop_parts(get_session(), match)
+    found = _open_parts(token)
+    if isinstance(found, Response):
+        return found
+    answer = store.parts_answer(found[1], found[0])
+    store.drop_parts(get_session(), found[0])
     return jsonify(answer)
 
 
