@@ -49,9 +49,11 @@ EVERY_MS = 1500
 # --- The scorekeeper's side ------------------------------------------------------------------
 
 
-def panel(match: Match) -> dict[str, Any] | None:
+def panel(match: Match, filled: frozenset[int] = frozenset()) -> dict[str, Any] | None:
     """The open parts as the round form shows them: per seat the name, the link and its QR
-    code, and whether the part came (None: no parts are open)."""
+    code, whether the part came, and whether the form was filled in from it (``filled``: the
+    seats ``fill_sent`` filled; parts.js then takes them for the part's, not typed by hand).
+    None: no parts are open."""
     rows = store.open_of(get_session(), match)
     if not rows:
         return None
@@ -65,6 +67,7 @@ def panel(match: Match) -> dict[str, Any] | None:
                 "url": url,
                 "qr": qr_svg(url),
                 "sent": row.part is not None,
+                "filled": row.seat in filled,
                 "status": _status(row),
             }
         )
@@ -84,11 +87,13 @@ def _sent_doc(rows: list[Part]) -> dict[str, Any]:
     return {"players": [{"name": r.name, **r.part} for r in rows if r.part is not None]}
 
 
-def fill_sent(form: RoundForm, match: Match) -> None:
-    """A new round's form, loaded while parts are open: the parts that came, filled in."""
+def fill_sent(form: RoundForm, match: Match) -> frozenset[int]:
+    """A new round's form, loaded while parts are open: the parts that came, filled in; the
+    seats filled."""
     rows = store.open_of(get_session(), match)
     if any(r.part is not None for r in rows):
         form.fill(_sent_doc(rows))
+    return frozenset(r.seat for r in rows if r.part is not None)
 
 
 @bp.get("/m/<edit>/parts.json")

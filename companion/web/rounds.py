@@ -148,6 +148,7 @@ class _Page:
     conflict: list[str] | None = None  # what someone else changed since the form was loaded
     replace: int | None = None  # a new round another phone saved first: keeping mine edits it
     preview: dict[str, Any] | None = None
+    filled: frozenset[int] = frozenset()  # seats filled in from the parts their phones sent
 
 
 def _opened(match: Match, number: int | None) -> _Page | Response:
@@ -181,7 +182,7 @@ def _show(page: _Page) -> Answer:
         page.form.fill(store.round_document(page.match, page.number))
     else:
         page.form.intended.data = str(page.number)
-        fill_sent(page.form, page.match)  # the parts the players sent so far
+        page.filled = fill_sent(page.form, page.match)  # the parts the players sent so far
     page.form.revision.data = str(page.match.revision)
     return _answer(page)
 
@@ -361,7 +362,7 @@ def _answer(page: _Page) -> Answer:
         if page.replace
         else None,
         nobody=NOBODY,
-        parts=None if editing else panel(match),
+        parts=None if editing else panel(match, page.filled),
         offers_parts=not editing and store.offers_parts(page.game),
         doubled=_doubles(page.form),
         draft=draft_key(match, number if editing else None),

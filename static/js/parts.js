@@ -81,8 +81,9 @@
       var where = $("[data-part-status]", fieldsets[seat]);
       where.parentNode.insertBefore(b, where.nextSibling);
     };
-    // A form loaded with parts already in (the server filled them): those are what came.
-    fieldsets.forEach(function (f, seat) { if (!empty(seat)) filled[seat] = values(seat); });
+    // A form loaded with parts already in (the server filled them, data-filled): those are
+    // what came; anything else in a field was typed here.
+    fieldsets.forEach(function (f, seat) { if (f.hasAttribute("data-filled")) filled[seat] = values(seat); });
     poll(panel.getAttribute("data-news"), +panel.getAttribute("data-every") || 1500, function (answer) {
       if (!answer.ok) return;
       return answer.json().then(function (news) {
