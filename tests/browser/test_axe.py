@@ -96,6 +96,25 @@ def pages(server: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
             out[f"breakdown-{game}"] = (f"/m/{edit}/rounds/1", ())
             if game == "rummy17":
                 out["scoreboard"] = (f"/m/{edit}", ())
+        # Own hands (issue 28): the round form with the parts open, a player's own page (the
+        # walker opens by itself), a tile game's, and one whose round was saved meanwhile.
+        own = store.create_match(
+            session, game="rummy17", players=NAMES, first_dealer=NAMES[0], games=3
+        )
+        mine = store.open_parts(session, own).parts
+        out["parts-form"] = (f"/m/{own.edit_token}/rounds/new", (PICKER,))
+        out["part-rummy17"] = (f"/p/{mine[0].token}", ())
+        racks = store.create_match(
+            session, game="rummikub", players=NAMES, first_dealer=NAMES[0], games=3
+        )
+        out["part-rummikub"] = (f"/p/{store.open_parts(session, racks).parts[1].token}", (PICKER,))
+        done = store.create_match(
+            session, game="rummikub", players=NAMES, first_dealer=NAMES[0], games=3
+        )
+        closed = store.open_parts(session, done).parts[1]
+        store.put_part(session, closed, {"rack": ["O12"]})
+        store.add_round(session, done, ROUNDS["rummikub"])
+        out["part-closed"] = (f"/p/{closed.token}", ())
         event = events.create_event(
             session, game="rummikub", entrants=["Anna", "Béla", "Cili", "Dani", "Emil"], sessions=2
         )
@@ -148,6 +167,10 @@ def serious(page: Any, state: str) -> list[str]:
         "turn",
         "rescue",
         "event",
+        "parts-form",
+        "part-rummy17",
+        "part-rummikub",
+        "part-closed",
     ],
 )
 def test_axe_finds_nothing_serious_with_each_dialog_open(
