@@ -1,4 +1,4 @@
-"""Count the taps a practised scorekeeper needs to enter one round (issues 11 §1, 18 §1, 26).
+"""Count the taps a practised scorekeeper needs to enter one round (issues 11 §1, 18 §1, 26, 28).
 
 ``python bench/taps.py ROUND.json`` starts the real app on a temporary SQLite file, creates a
 match of the document's game with its players, opens its scoreboard in Chromium at 390×844 and
@@ -15,6 +15,21 @@ counts the older Rummy 17 way instead (the per-field picker: "+ Run", "+ Set", "
 hand and the last card, each with "Add"); ``--path picker-counts`` the same with every hand
 typed as its two counts; ``--path walk-no-hold`` the walker with every joker as ★ then its card
 instead of the card held down.
+
+``--phones`` (Rummy 17, issue 28 "own hands") then enters the same round on a new match with a
+phone per player besides the scorekeeper's, each its own browser context at 390×844 on the same
+app. The scorekeeper taps "Enter game" and "Everyone enters their own", then the bonus cards,
+who went out and the last card; each player opens their link (one tap: the QR code scanned and
+the link tapped) and enters their own melds on their own page's walker, with the same per-player
+code as the one phone (``walk_melds``: "All colours" lights what that page's form lacks), then
+"No cards left" (whoever went out) or the two count chips, which send the part; the scorekeeper
+saves once every part shows in the form. The phones are driven one after another, so the wall
+time is computed at ``--tap-seconds`` (default 1) a tap: one phone, the one-phone taps; the
+phones, the scorekeeper's taps before the parts open, plus the most of the scorekeeper's taps
+meanwhile and each player's, plus 1 to save, plus the delay measured from the last part's send
+until the scorekeeper's form showed it (parts.js asks every 1.5 s). It prints the taps per phone,
+the busiest phone, both wall times and, last, their ratio (``ratio R``); the scoreboard's
+scores are checked as above, exit status 1 when they differ.
 """
 
 from __future__ import annotations
@@ -26,6 +41,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -55,9 +71,18 @@ class Counter:
     page: Any
     taps: int = 0
     log: list[str] = field(default_factory=list)
+    at: float = 0.0  # when the last tap began (time.perf_counter)
 
     def tap(self, locator: Any, what: str) -> None:
+        self.at = time.perf_counter()
         locator.click()
+        self.taps += 1
+        self.log.append(what)
+
+    def open(self, url: str, what: str) -> None:
+        """A link opened on this phone: the QR code scanned and its link tapped, one tap."""
+        self.at = time.perf_counter()
+        self.page.goto(url)
         self.taps += 1
         self.log.append(what)
 
@@ -234,6 +259,115 @@ def _some_seventeen(page: Any, doc: dict[str, Any]) -> str:
     return next(key for key in keys if key not in shown)
 
 
+def enter_game(count: Counter) -> None:
+    """On the scoreboard: "Enter game N", the round form."""
+    count.tap(count.page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
+    count.page.wait_for_load_state()
+
+
+def wait_saved(page: Any) -> None:
+    """Until the saved round's scoreboard says so."""
+    page.wait_for_url(re.compile(r"/m/[^/]+$"))
+    page.get_by_text(re.compile(r"Game \d+ saved")).wait_for()
+
+
+def _bonus_cards(count: Counter, doc: dict[str, Any]) -> None:
+    """The round's bonus cards, each tapped by its name."""
+    names = {c["id"]: c["name"] for c in get_game(doc["game"]).descriptor()["bonus_cards"]["cards"]}
+    for card in doc["bonus_cards"]:
+        label = count.page.locator("#bonus label").filter(has_text=re.compile("^" + names[card]))
+        count.tap(label, card)
+
+
+def enter_ending(count: Counter, doc: dict[str, Any], exact_last: bool) -> dict[str, int]:
+    """On the round form: the bonus cards, who went out (or nobody) and the last card. Returns
+    the cards the form holds after it (the last card, when it was named)."""
+    page = count.page
+    _bonus_cards(count, doc)
+    out = doc.get("went_out")
+    ending = page.locator("#ending")
+    entered: dict[str, int] = {}
+    if out is None:
+        count.tap(ending.get_by_role("radio", name="The draw pile ran out"), "nobody out")
+        return entered
+    count.tap(ending.get_by_role("radio", name=out, exact=True), f"{out} went out")
+    last = doc.get("last_discard")
+    if isinstance(last, dict):  # the short form: only whether it was a 17 is known
+        last = _some_seventeen(page, doc) if last.get("seventeen") else None
+    # issue 27: a one-tap last card is a chip named by its colour ("black 17"): by its card
+    quick = ending.locator(f'[data-last="{last}"]') if last else None
+    if quick is not None and quick.count():  # a 17 doubles: one tap names it (R17-15a)
+        count.tap(quick, f"last {last}")
+        entered[str(last).upper()] = 1
+    elif exact_last and last:  # Pick, its colour and its value: it adds itself
+        entered[last.upper()] = 1
+        _, colour, value = _parse(last)
+        count.tap(ending.get_by_role("button", name="Pick"), "pick last")
+        picker = page.locator("#picker")
+        count.tap(picker.locator(f".colours [data-c={colour}]"), f"c:{colour}")
+        count.tap(picker.locator(f"[data-v='{value}']"), f"v:{value}")
+    else:  # only the doubling matters: "Not a 17" ({"seventeen": false}, one tap)
+        count.tap(ending.locator("[data-last-short=not17]"), "not a 17")
+    return entered
+
+
+def walk_melds(
+    count: Counter, game: str, player: dict[str, Any], entered: dict[str, int], hold: bool = True
+) -> None:
+    """One player's melds on the open walker's card keys, runs first (they add themselves): a
+    set through "All colours" where that is fewer taps, else card by card, *Meld done* only
+    where a set still open would take the next meld's first card. ``entered``: how often each
+    card lies in the form so far, which is what "All colours" leaves out (the whole table on
+    the scorekeeper's phone, the player's own cards on their own page); the melds are added."""
+    walker = count.page.locator("#walker")
+    deck = get_game(game).describe().cards
+    codes = [c.code for c in deck.colours]
+
+    def lit(value: int) -> list[str]:
+        """The colours "All colours" lights for this value: those still in the box."""
+        shown = [entered.get(deck.text(c, value), 0) for c in codes]
+        return [c for c, n in zip(codes, shown, strict=True) if not deck.copies or n < deck.copies]
+
+    melds = sorted(player.get("melds", []), key=_is_set)  # runs first: they add themselves
+    open_set: int | None = None  # the value of a set still open (it ends at another value)
+    for meld in melds:
+        taps = meld_taps(meld)
+        first = next(_parse(t[2:])[2] for t in taps if t.startswith("k:"))
+        via_all = all_colours_taps(meld, lit(first), hold)
+        if via_all is not None and len(via_all) < len(gestures(taps, hold)):
+            _all_colours(count, meld, codes, hold)  # the key ends a set still open
+            open_set = first  # a set "All colours" made stays open, full or not
+        else:
+            if open_set is not None and first == open_set:  # its card would join that set
+                count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
+            for tap in gestures(taps, hold):
+                _walker_tap(count, tap)
+            full = len(meld) >= len(codes)  # a set of every colour adds itself
+            open_set = first if _is_set(meld) and not full else None
+        for card in meld:
+            joker, colour, value = _parse(card)
+            if not joker and colour and value:
+                text = deck.text(colour, value)
+                entered[text] = entered.get(text, 0) + 1
+
+
+def count_chips(count: Counter, low: int, high: int) -> None:
+    """A hand's two counts on the walker's chips ("13+" first for 13–25); the second moves
+    the walk on (to the next player, or past the last: the form is sent)."""
+    walker = count.page.locator("#walker")
+    for k, n in enumerate((low, high)):
+        row = walker.locator(f"[data-count='{k}']")
+        if n >= CHIPS:  # the chips of 13–25 first
+            count.tap(row.locator("[data-more]"), "13+")
+        count.tap(row.get_by_role("button", name=re.compile(f": {n}$")), f"count {n}")
+
+
+def _type_counts(count: Counter, box: Any, low: int, high: int) -> None:
+    """A hand of more than the chips hold: its two counts typed in the player's fields."""
+    for label, n in (("Cards 1–9", low), ("Cards 10–17", high)):
+        count.type(box.get_by_role("spinbutton", name=label), str(n))
+
+
 def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: bool = True) -> int:
     """From the scoreboard, enter ``doc`` along the fastest path; the taps it took.
 
@@ -241,81 +375,25 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
     card that is not a 17 is one tap, "Not a 17", unless ``exact_last`` asks for the
     card itself (Pick, colour, value)."""
     count = Counter(page)
-    count.tap(page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
-    page.wait_for_load_state()
-    names = {c["id"]: c["name"] for c in get_game(doc["game"]).descriptor()["bonus_cards"]["cards"]}
-    for card in doc["bonus_cards"]:
-        label = page.locator("#bonus label").filter(has_text=re.compile("^" + names[card]))
-        count.tap(label, card)
+    enter_game(count)
+    # the cards in the form so far: "All colours" leaves them out
+    entered = enter_ending(count, doc, exact_last)
     out = doc.get("went_out")
-    ending = page.locator("#ending")
-    entered: dict[str, int] = {}  # the cards in the form so far: "All colours" leaves them out
-    if out is None:
-        count.tap(ending.get_by_role("radio", name="The draw pile ran out"), "nobody out")
-    else:
-        count.tap(ending.get_by_role("radio", name=out, exact=True), f"{out} went out")
-        last = doc.get("last_discard")
-        if isinstance(last, dict):  # the short form: only whether it was a 17 is known
-            last = _some_seventeen(page, doc) if last.get("seventeen") else None
-        # issue 27: a one-tap last card is a chip named by its colour ("black 17"): by its card
-        quick = ending.locator(f'[data-last="{last}"]') if last else None
-        if quick is not None and quick.count():  # a 17 doubles: one tap names it (R17-15a)
-            count.tap(quick, f"last {last}")
-            entered[str(last).upper()] = 1
-        elif exact_last and last:  # Pick, its colour and its value: it adds itself
-            entered[last.upper()] = 1
-            _, colour, value = _parse(last)
-            count.tap(ending.get_by_role("button", name="Pick"), "pick last")
-            picker = page.locator("#picker")
-            count.tap(picker.locator(f".colours [data-c={colour}]"), f"c:{colour}")
-            count.tap(picker.locator(f"[data-v='{value}']"), f"v:{value}")
-        else:  # only the doubling matters: "Not a 17" ({"seventeen": false}, one tap)
-            count.tap(ending.locator("[data-last-short=not17]"), "not a 17")
-    typed: list[tuple[int, int, int]] = []  # (player, count, value) beyond the chips
+    typed: list[int] = []  # the players whose counts go beyond the chips
     walker = page.locator("#walker")
     if not walker.is_visible():  # the walk opens by itself once the ending is given
         count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
-    deck = get_game(doc["game"]).describe().cards
-    codes = [c.code for c in deck.colours]
-    colours = len(codes)  # a set of all of them is full
-
-    def lit(value: int) -> list[str]:
-        """The colours "All colours" lights for this value: those still in the box."""
-        shown = [entered.get(deck.text(c, value), 0) for c in codes]
-        return [c for c, n in zip(codes, shown, strict=True) if not deck.copies or n < deck.copies]
-
     players = doc["players"]
-    seats = [p["name"] for p in players]
-    walk = list(range(len(seats)))  # the walk goes round in seat order, the same every round
+    walk = list(range(len(players)))  # the walk goes round in seat order, the same every round
     saved = False
     for pos, i in enumerate(walk):
         player = players[i]
         final = pos == len(walk) - 1
-        melds = sorted(player.get("melds", []), key=_is_set)  # runs first: they add themselves
-        open_set: int | None = None  # the value of a set still open (it ends at another value)
-        for meld in melds:
-            taps = meld_taps(meld)
-            first = next(_parse(t[2:])[2] for t in taps if t.startswith("k:"))
-            via_all = all_colours_taps(meld, lit(first), hold)
-            if via_all is not None and len(via_all) < len(gestures(taps, hold)):
-                _all_colours(count, meld, codes, hold)  # the key ends a set still open
-                open_set = first  # a set "All colours" made stays open, full or not
-            else:
-                if open_set is not None and first == open_set:  # its card would join that set
-                    count.tap(walker.get_by_role("button", name="Meld done"), "meld done")
-                for tap in gestures(taps, hold):
-                    _walker_tap(count, tap)
-                full = len(meld) >= colours
-                open_set = first if _is_set(meld) and not full else None
-            for card in meld:
-                joker, colour, value = _parse(card)
-                if not joker and colour and value:
-                    text = deck.text(colour, value)
-                    entered[text] = entered.get(text, 0) + 1
+        walk_melds(count, doc["game"], player, entered, hold)
         low, high = hand_counts(player.get("hand", []))
         if player["name"] == out or max(low, high) >= 2 * CHIPS:
             if max(low, high) >= 2 * CHIPS:
-                typed += [(i, k, n) for k, n in enumerate((low, high))]
+                typed.append(i)
             if not final:
                 count.tap(walker.locator("#walk-next"), "next")
             elif typed:  # numbers to type first: close the walk
@@ -324,21 +402,15 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
                 count.tap(walker.locator("#walk-next"), "save")
                 saved = True
             continue
-        for k, n in enumerate((low, high)):
-            row = walker.locator(f"[data-count='{k}']")
-            if n >= CHIPS:  # the chips of 13–25 first
-                count.tap(row.locator("[data-more]"), "13+")
-            count.tap(row.get_by_role("button", name=re.compile(f": {n}$")), f"count {n}")
+        count_chips(count, low, high)
         saved = saved or (final and not typed)  # the last player's counts save the round
     if not saved:
         page.wait_for_function("!document.getElementById('walker').open")
-        for i, k, n in typed:
-            label = ("Cards 1–9", "Cards 10–17")[k]
-            field = page.locator("fieldset.player").nth(i).get_by_role("spinbutton", name=label)
-            count.type(field, str(n))
+        for i in typed:
+            box = page.locator("fieldset.player").nth(i)
+            _type_counts(count, box, *hand_counts(players[i].get("hand", [])))
         count.tap(page.get_by_role("button", name=re.compile("^Save game")), "save")
-    page.wait_for_url(re.compile(r"/m/[^/]+$"))
-    page.get_by_text(re.compile(r"Game \d+ saved")).wait_for()
+    wait_saved(page)
     return count.taps
 
 
@@ -346,12 +418,8 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
     """The older path (main before the walking picker): a picker per meld, hand and card;
     with ``counts``, every hand typed as its two counts instead."""
     count = Counter(page)
-    count.tap(page.get_by_role("link", name=re.compile(r"^Enter game")), "enter round")
-    page.wait_for_load_state()
-    names = {c["id"]: c["name"] for c in get_game(doc["game"]).descriptor()["bonus_cards"]["cards"]}
-    for card in doc["bonus_cards"]:
-        label = page.locator("#bonus label").filter(has_text=re.compile("^" + names[card]))
-        count.tap(label, card)
+    enter_game(count)
+    _bonus_cards(count, doc)
     out = doc.get("went_out")
     ending = page.locator("#ending")
     picker = page.locator("#picker")
@@ -393,9 +461,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
         if hand and counts:
             hand = dict(zip(("low", "high"), hand_counts(hand), strict=True))
         if isinstance(hand, dict):
-            low, high = hand_counts(hand)
-            for label, n in (("Cards 1–9", low), ("Cards 10–17", high)):
-                count.type(box.get_by_role("spinbutton", name=label), str(n))
+            _type_counts(count, box, *hand_counts(hand))
         elif hand:
             taps = []
             for c in hand:
@@ -403,9 +469,59 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
                 taps += [f"c:{colour}", f"v:{value}"]
             pick(box.get_by_role("button", name="+ Pick"), taps)
     count.tap(page.get_by_role("button", name=re.compile("^Save game")), "save")
-    page.wait_for_url(re.compile(r"/m/[^/]+$"))
-    page.get_by_text(re.compile(r"Game \d+ saved")).wait_for()
+    wait_saved(page)
     return count.taps
+
+
+# --- Own hands: a phone per player (issue 28) ----------------------------------------------
+
+
+def open_parts(count: Counter) -> list[str]:
+    """From the scoreboard: "Enter game", then "Everyone enters their own" (the form comes
+    back with a QR code and a link per seat); each seat's link, in seat order."""
+    page = count.page
+    enter_game(count)
+    count.tap(page.locator("#parts-open"), "everyone enters their own")
+    shares = page.locator("#parts[data-news] [data-part-seat] [data-share]")
+    shares.first.wait_for(state="attached")
+    return [str(b.get_attribute("data-share")) for b in shares.all()]
+
+
+def enter_part(count: Counter, game: str, player: dict[str, Any], hold: bool = True) -> None:
+    """On the player's own page (``/p/<token>``), where the walker opened by itself for them
+    alone: their melds (``walk_melds``; "All colours" lights what this page's form lacks),
+    then their hand: "No cards left" when it is empty (whoever went out), else its two count
+    chips. Either last tap sends the part; more than 25 of a kind is typed, then "Send my
+    part". Returns once the tap that sends it is made (``count.at``: when)."""
+    page = count.page
+    walker = page.locator("#walker")
+    walker.wait_for()
+    walk_melds(count, game, player, {}, hold)
+    low, high = hand_counts(player.get("hand", []))
+    if low == high == 0:
+        count.tap(walker.locator("[data-none]"), "no cards left")
+    elif max(low, high) >= 2 * CHIPS:
+        count.tap(walker.get_by_role("button", name="Close"), "close")
+        _type_counts(count, page.locator("fieldset.player"), low, high)
+        count.tap(page.locator("#save-button"), "send my part")
+    else:
+        count_chips(count, low, high)
+
+
+#: Is a player's part in the scorekeeper's form: as many melds as sent, and both counts?
+_FILLED = """([seat, melds, low, high]) => {
+  const value = (f) => (document.getElementById(`players-${seat}-${f}`) || {}).value || "";
+  const lines = value("melds").split("\\n").filter((l) => l.trim()).length;
+  return lines === melds && value("low") === String(low) && value("high") === String(high);
+}"""
+
+
+def wait_filled(page: Any, seat: int, player: dict[str, Any]) -> None:
+    """Until the scorekeeper's round form shows the part of ``seat`` (static/js/parts.js asks
+    the server every 1.5 s and fills it in)."""
+    melds = len(player.get("melds", []))
+    args = [seat, melds, *hand_counts(player.get("hand", []))]
+    page.wait_for_function(_FILLED, arg=args, polling=20)
 
 
 def board_totals(page: Any) -> list[int]:
@@ -469,15 +585,111 @@ def measure(page: Any, app: Any, base: str, doc: dict[str, Any], path: str = "wa
         taps = enter_round(page, doc, hold=path == "walk")
     else:
         taps = enter_round_picker(page, doc, counts=path == "picker-counts")
+    check_scores(page, doc)
+    return taps
+
+
+@dataclass
+class PhonesRun:
+    """The taps of one round entered on a phone per player and the scorekeeper's."""
+
+    keeper_before: int  # "Enter game", "Everyone enters their own"
+    keeper_during: int  # the bonus cards, who went out, the last card
+    keeper_save: int  # "Save game"
+    players: dict[str, int]  # per player: the link opened, the walker, the counts
+    delays: list[float]  # per part, seconds from its send to the scorekeeper's form showing it
+
+    @property
+    def keeper(self) -> int:
+        """The scorekeeper's taps in all."""
+        return self.keeper_before + self.keeper_during + self.keeper_save
+
+    def busiest(self) -> tuple[str, int]:
+        """The phone with the most taps, and how many."""
+        phones = {"scorekeeper": self.keeper, **self.players}
+        name = max(phones, key=lambda n: phones[n])
+        return name, phones[name]
+
+    def wall(self, tap: float) -> float:
+        """The round's wall time, everyone tapping at once, ``tap`` seconds a tap: the
+        scorekeeper opens the parts, then the players enter theirs while the scorekeeper
+        taps the ending, then the last part reaches the form and the scorekeeper saves."""
+        meanwhile = max(self.keeper_during, *self.players.values())
+        return (self.keeper_before + meanwhile + self.keeper_save) * tap + self.delays[-1]
+
+
+def measure_phones(
+    browser: Any, app: Any, base: str, doc: dict[str, Any], hold: bool = True, scheme: str = "light"
+) -> PhonesRun:
+    """Enter ``doc`` on a new match with a phone per player (each its own browser context at
+    390×844) and the scorekeeper's; the taps per phone. The phones are driven one after
+    another; each part's delay is measured from its send until the scorekeeper's form shows
+    it. Raises ScoresDiffer on other scores."""
+    edit = new_match(app, doc)
+    held = {"viewport": PHONE, "color_scheme": scheme, "locale": "en"}
+    contexts = [browser.new_context(**held) for _ in range(len(doc["players"]) + 1)]
+    try:
+        pages = [c.new_page() for c in contexts]
+        for page in pages:
+            page.set_default_timeout(10_000)
+        keeper = Counter(pages[0])
+        keeper.page.goto(f"{base}/m/{edit}")
+        links = open_parts(keeper)
+        before = keeper.taps
+        phones = [Counter(page) for page in pages[1:]]
+        for phone, link, player in zip(phones, links, doc["players"], strict=True):
+            phone.open(link, f"{player['name']}'s link")
+        enter_ending(keeper, doc, exact_last=False)
+        during = keeper.taps - before
+        delays: list[float] = []
+        for seat, (phone, player) in enumerate(zip(phones, doc["players"], strict=True)):
+            enter_part(phone, doc["game"], player, hold)
+            wait_filled(keeper.page, seat, player)
+            delays.append(time.perf_counter() - phone.at)
+            phone.page.locator("#part-sent").wait_for()
+        keeper.tap(keeper.page.locator("#save-button"), "save")
+        wait_saved(keeper.page)
+        check_scores(keeper.page, doc)
+    finally:
+        for context in contexts:
+            context.close()
+    taps = {p["name"]: phone.taps for p, phone in zip(doc["players"], phones, strict=True)}
+    return PhonesRun(before, during, keeper.taps - before - during, taps, delays)
+
+
+def check_scores(page: Any, doc: dict[str, Any]) -> None:
+    """The scoreboard's totals against the rules core's; raises ScoresDiffer if they differ."""
     expected = {p["name"]: p["score"] for p in score_document(doc)["players"]}
     shown = dict(zip([p["name"] for p in doc["players"]], board_totals(page), strict=True))
     if shown != expected:
         raise ScoresDiffer(f"the scoreboard shows {shown}, companion score says {expected}")
-    return taps
 
 
 class ScoresDiffer(Exception):
     """The saved round's scores are not the rules core's."""
+
+
+def report(one: int, run: PhonesRun, tap: float) -> list[str]:
+    """What ``--phones`` prints: the taps per phone, the busiest, both wall times, the ratio."""
+    lines = [f"one phone: {one} taps"]
+    lines.append(
+        f"scorekeeper: {run.keeper} taps ({run.keeper_before} before the parts open, "
+        f"{run.keeper_during} while the players enter theirs, {run.keeper_save} to save)"
+    )
+    lines += [f"{name}: {taps} taps" for name, taps in run.players.items()]
+    name, most = run.busiest()
+    lines.append(f"busiest phone: {name}, {most} taps (goal <= 15)")
+    delays = ", ".join(f"{d:.2f}" for d in run.delays)
+    lines.append(f"each part's send to the scorekeeper's form: {delays} s (the last counts)")
+    alone, together = one * tap, run.wall(tap)
+    meanwhile = max(run.keeper_during, *run.players.values())
+    lines.append(
+        f"wall time at {tap:g} s a tap: one phone {alone:.1f} s; {len(run.players)} phones "
+        f"{together:.1f} s ({run.keeper_before} + {meanwhile} + {run.keeper_save} taps "
+        f"+ {run.delays[-1]:.2f} s)"
+    )
+    lines.append(f"ratio {together / alone:.2f} (goal <= 0.4)")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -487,28 +699,46 @@ def main(argv: list[str] | None = None) -> int:
         "--path", choices=["walk", "walk-no-hold", "picker", "picker-counts"], default="walk"
     )
     parser.add_argument("--dark", action="store_true", help="the phone in dark mode")
+    parser.add_argument(
+        "--phones", action="store_true", help="also a phone per player (own hands, issue 28)"
+    )
+    parser.add_argument(
+        "--tap-seconds", type=float, default=1.0, help="--phones: the time a tap takes (s)"
+    )
     args = parser.parse_args(argv)
     doc = json.loads(args.round.read_text(encoding="utf-8"))
+    if args.phones and (args.path not in ("walk", "walk-no-hold") or not _melds(doc)):
+        parser.error("--phones takes a round of a game that enters melds, on the walker")
     from playwright.sync_api import sync_playwright
 
     executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    scheme = "dark" if args.dark else "light"
     with tempfile.TemporaryDirectory() as tmp, serve(Path(tmp)) as (app, base):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=executable, args=ARGS)
-            context = browser.new_context(
-                viewport=PHONE, color_scheme="dark" if args.dark else "light", locale="en"
-            )
+            context = browser.new_context(viewport=PHONE, color_scheme=scheme, locale="en")
             page = context.new_page()
             page.set_default_timeout(10_000)
             try:
                 taps = measure(page, app, base, doc, args.path)
+                context.close()
+                if args.phones:
+                    hold = args.path == "walk"
+                    run = measure_phones(browser, app, base, doc, hold, scheme)
             except ScoresDiffer as err:
                 print(err)
                 return 1
             finally:
                 browser.close()
-    print(f"{taps} taps")
+    if args.phones:
+        print("\n".join(report(taps, run, args.tap_seconds)))
+    else:
+        print(f"{taps} taps")
     return 0
+
+
+def _melds(doc: dict[str, Any]) -> bool:
+    return bool(get_game(doc["game"]).describe().melds)
 
 
 if __name__ == "__main__":

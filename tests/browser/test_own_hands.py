@@ -1,0 +1,179 @@
+"""Issue 28: own hands — every player enters their own part on their own phone.
+
+Four player phones and the scorekeeper's, each its own browser context at 390×844 on the same
+app. The parts are entered with the bench's own per-player driver (bench/taps.py: the walker on
+a player's page, then "No cards left" or the count chips, which send the part); the scorekeeper
+taps the rest and saves once every part shows in the form. The real clock runs: a joker is its
+card held down (walk.js's 450 ms timer), and static/js/parts.js asks the server every 1.5 s
+(the scorekeeper) or 4.5 s (a player's page); the waits are for what the pages show.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from phone import PHONE, scroll_width, shot
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.taps import (  # noqa: E402
+    Counter,
+    board_totals,
+    enter_ending,
+    enter_part,
+    new_match,
+    open_parts,
+    wait_filled,
+    wait_saved,
+)
+from companion.rules import score_document  # noqa: E402
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _expected(doc: dict[str, Any]) -> list[int]:
+    return [p["score"] for p in score_document(doc)["players"]]
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Callable[[], Any]]:
+    """Makes phones: each a page in its own browser context (its own cookies and storage),
+    390×844; a JavaScript error on any of them fails the test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def new() -> Any:
+        context = browser.new_context(viewport=PHONE)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.set_default_timeout(10_000)
+        return page
+
+    yield new
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def _save(keeper: Counter) -> None:
+    keeper.tap(keeper.page.get_by_role("button", name=re.compile("^Save game")), "save")
+    wait_saved(keeper.page)
+
+
+def test_four_phones_enter_their_own_parts_and_the_scorekeeper_the_rest(
+    server: Any, phone: Callable[[], Any]
+) -> None:
+    doc = json.loads((DATA / "dense-round.json").read_text(encoding="utf-8"))
+    players = doc["players"]
+    keeper = Counter(phone())
+    keeper.page.goto(f"{server.url}/m/{new_match(server.app, doc)}")
+    links = open_parts(keeper)
+    assert len(links) == len(players)
+    assert keeper.page.locator("#parts .qr svg").count() == len(players)  # a QR code per seat
+    # Every player opens their link at once: the walker opens by itself, for them alone.
+    phones = [Counter(phone()) for _ in players]
+    for own, link in zip(phones, links, strict=True):
+        own.open(link, "the link")
+    for own, player in zip(phones, players, strict=True):
+        page = own.page
+        walker = page.locator("#walker")
+        walker.wait_for()
+        assert page.locator("h1.part-name").inner_text() == player["name"]
+        assert walker.locator("#walk-who .walk-name").inner_text() == player["name"]
+        assert walker.locator("#walk-next").inner_text() == "Send my part"
+        # The whole walker on the 390×844 screen, nothing scrolled away, nothing sideways.
+        assert walker.evaluate("d => d.scrollHeight") <= PHONE["height"]
+        box = walker.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+        assert scroll_width(page) <= PHONE["width"]
+    shot(phones[1].page, "own-hands-walker", full=False)
+    for own, player in zip(phones, players, strict=True):
+        enter_part(own, doc["game"], player)
+        own.page.locator("#part-sent").wait_for()  # sent, and the page says so
+        assert own.taps <= 15, (player["name"], own.taps, own.log)
+    for seat, player in enumerate(players):  # each fills in on the scorekeeper's form
+        wait_filled(keeper.page, seat, player)
+        assert "sent" in (
+            keeper.page.locator(f"[data-part-seat='{seat}']").get_attribute("class") or ""
+        )
+    # Anna went out: "No cards left" sent her counts as 0.
+    assert phones[0].log[-1] == "no cards left"
+    assert keeper.page.locator("#players-0-low").input_value() == "0"
+    assert not keeper.page.locator("#walker").is_visible()  # the walk did not open by itself
+    enter_ending(keeper, doc, exact_last=False)
+    assert not keeper.page.locator("#walker").is_visible()
+    _save(keeper)
+    assert keeper.taps <= 15, keeper.log
+    assert board_totals(keeper.page) == _expected(doc)
+    # Each player's page asks whether its round is open; once saved it says so.
+    for own in phones:
+        closed = own.page.locator("#part-closed")
+        closed.wait_for(timeout=15_000)
+        assert "was saved" in closed.inner_text()
+        assert own.page.get_by_role("heading", name="Saved as you sent it").is_visible()
+        assert scroll_width(own.page) <= PHONE["width"]
+
+
+def test_a_part_the_scorekeeper_changed_is_shown_to_its_player(
+    server: Any, phone: Callable[[], Any]
+) -> None:
+    doc = {
+        "game": "rummy17",
+        "bonus_cards": ["most-cards", "most-sets", "longest-run", "most-red", "went-out"],
+        "went_out": None,
+        "players": [
+            {"name": "Ada", "melds": [["R1", "R2", "R3"]], "hand": {"low": 2, "high": 1}},
+            {"name": "Bo", "melds": [["G9", "B9", "Y9"]], "hand": {"low": 0, "high": 4}},
+        ],
+    }
+    keeper = Counter(phone())
+    keeper.page.goto(f"{server.url}/m/{new_match(server.app, doc)}")
+    links = open_parts(keeper)
+    ada = Counter(phone())
+    ada.open(links[0], "the link")
+    enter_part(ada, doc["game"], doc["players"][0])
+    ada.page.locator("#part-sent").wait_for()
+    form = keeper.page
+    wait_filled(form, 0, doc["players"][0])
+    assert form.locator("#players-0-melds").input_value() == "R1 R2 R3"
+    # The part came; the scorekeeper counts Ada's hand again and changes it. The form's own
+    # polling does not put the part back over it.
+    form.locator("#players-0-low").fill("3")
+    # Bo has no phone at hand: the scorekeeper types his part.
+    form.locator("#players-1-melds").fill("G9 B9 Y9")
+    form.locator("#players-1-low").fill("0")
+    form.locator("#players-1-high").fill("4")
+    enter_ending(keeper, doc, exact_last=False)
+    with form.expect_response(re.compile(r"/parts\.json$")):  # the next poll (every 1.5 s) …
+        pass
+    form.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # … and its answer read
+    assert form.locator("#players-0-low").input_value() == "3"
+    _save(keeper)
+    saved = {
+        **doc,
+        "players": [{**doc["players"][0], "hand": {"low": 3, "high": 1}}, doc["players"][1]],
+    }
+    assert board_totals(form) == _expected(saved)
+    ada.page.reload()
+    assert "was saved" in ada.page.locator("#part-closed").inner_text()
+    changed = ada.page.get_by_role("heading", name="The scorekeeper changed your part")
+    assert changed.is_visible()
+    shown = ada.page.locator("dl.part-shown")
+    assert shown.count() == 2  # what Ada sent, and what was saved
+    assert "Cards 1–9: 2" in shown.nth(0).inner_text()
+    assert "Cards 1–9: 3" in shown.nth(1).inner_text()
+    assert scroll_width(ada.page) <= PHONE["width"]
+    # Bo never opened his link: it says the round was saved, and nothing of his.
+    bo = phone()
+    bo.goto(links[1])
+    assert "was saved" in bo.locator("#part-closed").inner_text()
+    assert bo.locator("dl.part-shown").count() == 0
