@@ -172,8 +172,11 @@ def test_a_part_the_scorekeeper_changed_is_shown_to_its_player(
     assert "Cards 1–9: 2" in shown.nth(0).inner_text()
     assert "Cards 1–9: 3" in shown.nth(1).inner_text()
     assert scroll_width(ada.page) <= PHONE["width"]
-    # Bo never opened his link: it says the round was saved, and nothing of his.
+    # Bo never opened his link: it says the round was saved, and what the scorekeeper saved
+    # for him (never "as you sent it").
     bo = phone()
     bo.goto(links[1])
     assert "was saved" in bo.locator("#part-closed").inner_text()
-    assert bo.locator("dl.part-shown").count() == 0
+    assert bo.get_by_role("heading", name="Saved", exact=True).is_visible()
+    assert bo.locator("dl.part-shown").count() == 1
+    assert "as you sent it" not in bo.inner_text("main")
