@@ -444,6 +444,9 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
         count.tap(ending.get_by_role("radio", name=out, exact=True), f"{out} went out")
         _, c, v = _parse(doc["last_discard"])
         pick(ending.get_by_role("button", name="Pick"), [f"c:{c}", f"v:{v}"])
+    walker = page.locator("#walker")
+    if walker.is_visible():  # the walker opens by itself once the ending is given (issue 18)
+        count.tap(walker.get_by_role("button", name="Close"), "close the walker")
     for i, player in enumerate(doc["players"]):
         box = page.locator("fieldset.player").nth(i)
         for meld in player.get("melds", []):
