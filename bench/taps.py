@@ -18,7 +18,7 @@ instead of the card held down.
 
 ``--phones`` (Rummy 17, issue 28 "own hands") then enters the same round on a new match with a
 phone per player besides the scorekeeper's, each its own browser context at 390×844 on the same
-app. The scorekeeper taps "Enter game" and "Everyone enters their own", then the bonus cards,
+app. The scorekeeper taps "Everyone enters their own" on the scoreboard, then the bonus cards,
 who went out and the last card; each player opens their link (one tap: the QR code scanned and
 the link tapped) and enters their own melds on their own page's walker, with the same per-player
 code as the one phone (``walk_melds``: "All colours" lights what that page's form lacks), then
@@ -480,11 +480,11 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
 
 
 def open_parts(count: Counter) -> list[str]:
-    """From the scoreboard: "Enter game", then "Everyone enters their own" (the form comes
-    back with a QR code and a link per seat); each seat's link, in seat order."""
+    """From the scoreboard: "Everyone enters their own" (the round form comes with a QR code
+    and a link per seat); each seat's link, in seat order."""
     page = count.page
-    enter_game(count)
-    count.tap(page.locator("#parts-open"), "everyone enters their own")
+    count.tap(page.locator("#parts-open-board"), "everyone enters their own")
+    page.wait_for_load_state()
     shares = page.locator("#parts[data-news] [data-part-seat] [data-share]")
     shares.first.wait_for(state="attached")
     return [str(b.get_attribute("data-share")) for b in shares.all()]
@@ -596,7 +596,7 @@ def measure(page: Any, app: Any, base: str, doc: dict[str, Any], path: str = "wa
 class PhonesRun:
     """The taps of one round entered on a phone per player and the scorekeeper's."""
 
-    keeper_before: int  # "Enter game", "Everyone enters their own"
+    keeper_before: int  # the scoreboard's "Everyone enters their own"
     keeper_during: int  # the bonus cards, who went out, the last card
     keeper_save: int  # "Save game"
     players: dict[str, int]  # per player: the link opened, the walker, the counts

@@ -199,6 +199,9 @@ def _parts(page: _Page) -> Answer:
     seat), or are dropped again; the form comes back with everything typed so far."""
     if page.editing:
         abort(404)
+    if not page.form.revision.data:  # from the scoreboard's button: the form as loaded now
+        page.form.revision.data = str(page.match.revision)
+        page.form.intended.data = str(page.number)
     if request.form.get("parts") == "drop":
         store.drop_parts(get_session(), page.match)
     else:

@@ -202,3 +202,26 @@ def test_the_player_page_keeps_its_form_posts_to_its_csrf(csrf_app: Any) -> None
     assert mine is not None
     sent = other.post(f"/p/{token}", data={"players-0-hand": "R4", "csrf_token": mine[1]})
     assert sent.status_code == 302
+
+
+def test_the_scoreboard_opens_the_parts_in_one_tap_with_the_revision_kept(
+    client: FlaskClient,
+) -> None:
+    edit = _start(client, "rummy17")
+    board = client.get(f"/m/{edit}").get_data(as_text=True)
+    assert 'id="parts-open-board"' in board
+    html = client.post(f"/m/{edit}/rounds/new", data={"parts": "open"}).get_data(as_text=True)
+    assert list(_links(html)) == NAMES
+    # The form came without a revision: it is the one loaded now, so a save is checked.
+    assert re.search(r'name="revision" type="hidden" value="1"', html)
+    assert re.search(r'name="intended" type="hidden" value="1"', html)
+    # A finished match's scoreboard offers nothing to enter.
+    made = client.post(
+        "/api/v1/matches",
+        json={"game": "rummikub", "players": NAMES, "first_dealer": "Anna", "games": 1},
+    ).get_json()
+    racks = [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": ["K1"]}]
+    doc = {"went_out": "Anna", "players": [*racks, {"name": "Cili", "rack": ["R2"]}]}
+    assert client.post(f"/api/v1/matches/{made['edit']}/games", json=doc).status_code == 201
+    finished = client.get(f"/m/{made['edit']}").get_data(as_text=True)
+    assert 'id="parts-open-board"' not in finished
