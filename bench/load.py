@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import math
 import os
 import subprocess
 import sys
@@ -52,9 +53,14 @@ def phase(
     paced: bool,
     locustfile: Path = LOCUSTFILE,
     env: dict[str, str] | None = None,
+    join: float | None = None,
 ) -> dict[str, Any]:
     """Run Locust headless against ``url + path``; its aggregated figures, and under
-    ``"rows"`` each request name's (another ``locustfile`` and ``env`` for other users)."""
+    ``"rows"`` each request name's (another ``locustfile`` and ``env`` for other users).
+
+    ``join``: users starting per second, the figures then counted from the moment the last
+    one started, for ``seconds`` (Locust's ``--reset-stats``); None: half of them a second
+    and every request counted, the start included."""
     before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         prefix = str(Path(folder) / "stats")
@@ -72,13 +78,14 @@ def phase(
             "-u",
             str(users),
             "-r",
-            str(max(1, users // 2)),
+            str(join or max(1, users // 2)),
             "-t",
-            f"{seconds}s",
+            f"{seconds + (math.ceil(users / join) if join else 0)}s",
             "--host",
             url,
             "--csv",
             prefix,
+            *(["--reset-stats"] if join else []),
         ]
         subprocess.run(
             command, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

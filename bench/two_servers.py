@@ -20,8 +20,10 @@ authority, taking turns between the two), every address on loopback. Then:
 
 ``--postgres URL`` (default ``$COMPANION_TEST_POSTGRES_URL``, else
 ``$COMPANION_DATABASE_URL``): the database; the bench makes a schema of its own and drops it.
-``--quick``: a 15 s night of 50 phones. Not a test: the figures move with the machine's
-load, printed beside them (``/proc/loadavg``).
+``--join N``: the phones arrive N a second (as people sit down), and the figures are those of
+the ``--seconds`` after the last one arrived; without it half of them arrive each second and
+their first pages count too. ``--quick``: a 15 s night of 50 phones. Not a test: the figures
+move with the machine's load, printed beside them (``/proc/loadavg``).
 """
 
 from __future__ import annotations
@@ -312,7 +314,16 @@ def night(
     if reload:
         env["BENCH_RELOAD"] = "1"
     users = args.phones + args.tables
-    return phase(caddy.url, "/", users, args.seconds, paced=True, locustfile=LOCUSTFILE, env=env)
+    return phase(
+        caddy.url,
+        "/",
+        users,
+        args.seconds,
+        paced=True,
+        locustfile=LOCUSTFILE,
+        env=env,
+        join=args.join,
+    )
 
 
 def report(title: str, figures: dict[str, Any], loads: tuple[str, str]) -> None:
@@ -340,6 +351,13 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="worker processes per server")
     parser.add_argument("--reload", action="store_true", help="a second night of whole reloads")
     parser.add_argument("--quick", action="store_true", help="15 s, 50 phones, 12 tables")
+    parser.add_argument(
+        "--join",
+        type=float,
+        help="phones (and scorekeepers) arriving per second; the night's figures are then "
+        "the --seconds after the last one arrived (default: half of them a second, the "
+        "arrival counted)",
+    )
     args = parser.parse_args()
     if not args.postgres:
         parser.error("give --postgres URL (or set COMPANION_TEST_POSTGRES_URL)")
@@ -399,7 +417,8 @@ def main() -> int:
             report(
                 f"club night through Caddy: {args.phones} phones polling with the ETag about "
                 f"once a second, {args.tables} scorekeepers saving a round every "
-                f"{args.every:.0f} s, {args.seconds} s",
+                f"{args.every:.0f} s, {args.seconds} s"
+                + (f" after they arrived, {args.join:g} a second" if args.join else ""),
                 figures,
                 (start_load, load_average()),
             )
