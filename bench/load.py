@@ -54,13 +54,15 @@ def phase(
     locustfile: Path = LOCUSTFILE,
     env: dict[str, str] | None = None,
     join: float | None = None,
+    settled: bool = False,
 ) -> dict[str, Any]:
     """Run Locust headless against ``url + path``; its aggregated figures, and under
     ``"rows"`` each request name's (another ``locustfile`` and ``env`` for other users).
 
-    ``join``: users starting per second, the figures then counted from the moment the last
-    one started, for ``seconds`` (Locust's ``--reset-stats``); None: half of them a second
-    and every request counted, the start included."""
+    ``join``: users starting per second (None: half of them a second). ``settled``: the
+    figures are counted from the moment the last one started, for ``seconds`` (Locust's
+    ``--reset-stats``); else every request is, the arrivals included, and the run lasts
+    ``seconds`` from the first."""
     before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         prefix = str(Path(folder) / "stats")
@@ -80,12 +82,12 @@ def phase(
             "-r",
             str(join or max(1, users // 2)),
             "-t",
-            f"{seconds + (math.ceil(users / join) if join else 0)}s",
+            f"{seconds + (math.ceil(users / (join or users / 2)) if settled else 0)}s",
             "--host",
             url,
             "--csv",
             prefix,
-            *(["--reset-stats"] if join else []),
+            *(["--reset-stats"] if settled else []),
         ]
         subprocess.run(
             command, env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
