@@ -17,7 +17,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -37,6 +47,7 @@ from companion.web.common import (
     merge,
     place,
     qr_svg,
+    remember_device,
     summary,
 )
 
@@ -185,7 +196,10 @@ def page(token: str) -> Response | tuple[str, int]:
         news=url_for("api.read_part", token=token),
         every=EVERY_MS,
     )
-    return html, 422 if placed else 200
+    response = make_response(html, 422 if placed else 200)
+    if not device():  # so the history can tell two phones sending one part apart
+        remember_device(response, store.new_token())
+    return response
 
 
 def _closed(part: Part, match: Match, tried: dict[str, Any] | None = None) -> tuple[str, int]:

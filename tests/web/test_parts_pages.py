@@ -225,3 +225,29 @@ def test_the_scoreboard_opens_the_parts_in_one_tap_with_the_revision_kept(
     assert client.post(f"/api/v1/matches/{made['edit']}/games", json=doc).status_code == 201
     finished = client.get(f"/m/{made['edit']}").get_data(as_text=True)
     assert 'id="parts-open-board"' not in finished
+
+
+def test_two_phones_on_one_link_keep_the_later_part_and_the_history_says_so(
+    app: Any, client: FlaskClient
+) -> None:
+    edit = _start(client, "rummikub")
+    link = f"/p/{_links(_open(client, edit))['Cili']}"
+    first, second = app.test_client(), app.test_client()  # two phones, each its own cookie
+    for phone, rack in ((first, "K1 K2"), (second, "R7")):
+        assert phone.get(link).status_code == 200
+        assert phone.post(link, data={"players-0-rack": rack, "save": "1"}).status_code == 302
+    token = link.rsplit("/", 1)[1]
+    assert client.get(f"/api/v1/parts/{token}").get_json()["part"] == {"rack": ["R7"]}
+    saved = client.post(
+        f"/m/{edit}/rounds/new",
+        data={
+            "went_out": "Anna",
+            "players-0-rack": "",
+            "players-1-points": "4",
+            "players-2-rack": "R7",
+            "save": "1",
+        },
+    )
+    assert saved.status_code == 302
+    board = client.get(f"/m/{edit}").get_data(as_text=True)
+    assert "Cili on their own link from 2 phones (the last one sent counts)" in board
