@@ -131,12 +131,17 @@ def test_the_token_differs_per_session_and_posts_only_in_its_own(csrf_app):
 
 
 def test_a_kept_page_sets_the_session_cookie_as_a_fresh_one_did(csrf_app):
-    """Every load gives the session a CSRF token (the page's form did), even on a page
-    with no form, and says that the answer varies with the cookie."""
-    edit = start(csrf_app)  # not finished, nothing deleted: no form on the page
+    """Every load gives the session its own CSRF token, the kept page as the fresh one did
+    (its one form, "Everyone enters their own", carries it), and says that the answer varies
+    with the cookie."""
+    edit = start(csrf_app)  # not finished, nothing deleted: the own-parts form only
     first = csrf_app.test_client().get(f"/m/{edit}")
     kept = csrf_app.test_client().get(f"/m/{edit}")
-    assert 'name="csrf_token"' not in kept.get_data(as_text=True)
+    tokens = [
+        re.findall(r'name="csrf_token" type="hidden" value="([^"]+)"', a.get_data(as_text=True))
+        for a in (first, kept)
+    ]
+    assert len(tokens[0]) == len(tokens[1]) == 1 and tokens[0] != tokens[1]
     for answer in (first, kept):
         assert "session=" in answer.headers.get("Set-Cookie", "")
         assert "Cookie" in answer.headers["Vary"]
