@@ -35,6 +35,7 @@ from companion.rules import (
 )
 from companion.rules.events import standings
 from companion.rules.messages import N_, register
+from companion.rules.names import name_key
 
 bp = Blueprint("api", __name__)
 
@@ -524,6 +525,15 @@ def read_part(token: str) -> Response:
     return jsonify(store.part_answer(part, match))
 
 
+def _own(body: Any, name: str) -> Any:
+    """A part that names its own player anyway (a ROUND's player object as it is) is taken
+    without the name; another player's name stays, and is refused as no field of a part."""
+    if isinstance(body, dict) and isinstance(body.get("name"), str):
+        if name_key(body["name"]) == name_key(name):
+            return {k: v for k, v in body.items() if k != "name"}
+    return body
+
+
 @bp.put("/api/v1/parts/<token>")
 def write_part(token: str) -> Response:
     """Enter one player's part; 422 when it is bad on its own (nothing stored), 410 once closed."""
@@ -532,7 +542,8 @@ def write_part(token: str) -> Response:
         return _problem(EntryError("part-not-found"), 404)
     part, match = found
     try:
-        body = api_models.check(api_models.PartBody, _body())
+        body = _own(_body(), part.name)
+        body = api_models.check(api_models.PartBody, body)
         store.put_part(get_session(), part, body)
     except store.PartClosed as err:
         return _part_gone(err, match)

@@ -145,12 +145,16 @@ def test_a_part_bad_on_its_own_is_refused_and_nothing_is_stored(
     assert error["player"] == name
     assert named in str(answer.get_json())
     assert client.get(f"/api/v1/parts/{token}").get_json()["part"] is None
-    # Not a part at all: the fields are said.
-    for body in ([], {"name": name, **PARTS[game][name]}, {"cards": []}):
+    # Not a part at all, or another player's: the fields are said.
+    for body in ([], {"name": "Cili", **PARTS[game][name]}, {"cards": []}):
         refused = client.put(f"/api/v1/parts/{token}", json=body)
         assert refused.status_code == 422, body
         assert refused.get_json()["error"]["message"]
     assert client.put(f"/api/v1/parts/{token}", data="{").status_code == 400
+    # The player's own object of a round, name and all, is their part.
+    named = client.put(f"/api/v1/parts/{token}", json={"name": name, **PARTS[game][name]})
+    assert named.status_code == 200
+    assert named.get_json()["part"] == PARTS[game][name]
 
 
 def test_what_only_the_whole_round_can_tell_waits_for_the_round(client: FlaskClient) -> None:
