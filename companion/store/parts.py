@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
+from companion.db import transient
 from companion.models import Match, Part, utcnow
 from companion.rules import EntryError, Game, get_game
 from companion.rules.messages import N_, register
@@ -160,13 +161,30 @@ def put_part(session: Session, part: Part, raw: Any, *, device: str | None = Non
     match = session.get(Match, part.match_id)
     assert match is not None  # a part goes with its match (ON DELETE CASCADE)
     game = get_game(match.game)
-    checked = game.check_part(raw, part.name, list(match.players))
-    part.part = json.loads(json.dumps(checked, ensure_ascii=False))
-    part.updated = utcnow()
-    part.log = [*part.log, {"when": part.updated.isoformat(), "phone": phone_tag(device)}]
-    session.add(part)
-    session.commit()
-    return part
+    checked = json.loads(json.dumps(game.check_part(raw, part.name, list(match.players))))
+    for attempt in (1, 2):
+        part.part = checked
+        part.updated = utcnow()
+        part.log = [*part.log, {"when": part.updated.isoformat(), "phone": phone_tag(device)}]
+        session.add(part)
+        try:
+            session.commit()
+            return part
+        except OperationalError as err:
+            # Another phone's send of this part committed after this request's snapshot
+            # (PostgreSQL, REPEATABLE READ), or held SQLite's lock past its timeout. The later
+            # send wins: once more, the part locked and read as it is now, on PostgreSQL at
+            # READ COMMITTED (the lock waits for a send under way and then sees it, where the
+            # request's snapshot would fail again), and this send written over it.
+            if not transient(err) or attempt == 2:
+                raise
+            session.rollback()
+            if session.get_bind().dialect.name == "postgresql":
+                session.connection(execution_options={"isolation_level": "READ COMMITTED"})
+            session.refresh(part, with_for_update=True)
+            if part.state != OPEN:
+                raise PartClosed(part) from None
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 def part_answer(part: Part, match: Match) -> dict[str, Any]:

@@ -163,3 +163,49 @@ def test_sixteen_http_clients_without_if_match_never_shift_a_round(app):
     revision, rounds, entries = stored(app, match)
     assert len(rounds) == 1 + answers["201"]
     assert revision == entries == 2 + answers["201"]
+
+
+def test_sixteen_scorekeepers_opening_the_parts_get_one_set_of_tokens(app):
+    """Issue 28: one opening, whoever asks at the same moment; the others get its tokens."""
+    match = started(app)
+    path = f"/api/v1/matches/{match.edit_token}/parts"
+
+    def work(i: int, barrier: threading.Barrier) -> str:
+        client = app.test_client()
+        barrier.wait()
+        response = client.post(path)
+        seats = response.get_json().get("seats") if response.status_code < 300 else None
+        tokens = ",".join(s["token"] for s in seats) if seats else ""
+        return f"{response.status_code} {tokens}"
+
+    answers = at_once(work)
+    statuses = Counter(a.split(" ")[0] for a in answers.elements())
+    assert statuses == {"201": 1, "200": CLIENTS - 1}, answers
+    assert len({a.split(" ")[1] for a in answers}) == 1  # the same tokens for everyone
+
+
+def test_sixteen_phones_sending_one_part_keep_one_of_them_whole(app):
+    """Issue 28: sixteen sends of one part at once are all stored, one after another (a send
+    that finds another one committed since it began is written again over it); what is kept
+    is one of them, whole, and the part's log has an entry per send."""
+    match = started(app)
+    client = app.test_client()
+    token = client.post(f"/api/v1/matches/{match.edit_token}/parts").get_json()["seats"][1]
+    path = f"/api/v1/parts/{token['token']}"
+    racks = [[f"R{n % 13 + 1}", f"{'BK'[n // 13]}{n % 13 + 1}"] for n in range(CLIENTS)]
+
+    def work(i: int, barrier: threading.Barrier) -> str:
+        phone = app.test_client()
+        barrier.wait()
+        answer = phone.put(path, json={"rack": racks[i]})
+        if answer.status_code not in (200, 503):
+            return f"{answer.status_code} {answer.get_data(as_text=True)[:300]}"
+        return str(answer.status_code)
+
+    answers = at_once(work)
+    assert answers == {"200": CLIENTS}, answers
+    kept = client.get(path).get_json()["part"]
+    assert kept["rack"] in racks
+    with Session(app.extensions["companion_db"]) as session:
+        part = store.part_by_token(session, token["token"])
+        assert part is not None and len(part.log) == answers["200"]
