@@ -42,7 +42,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,7 +214,7 @@ def _walker_tap(count: Counter, tap: str) -> None:
     assert m, tap
     key = walker.locator(f"[data-card][data-c={m[2]}][data-v='{m[3]}']")
     if m[1] == "h":  # held down past the walker's HOLD (450 ms): one touch
-        key.click(delay=HOLD_MS)
+        hold_key(count.page, key)
         count.taps += 1
         count.log.append(f"hold {m[2]}{m[3]}")
     else:
@@ -521,10 +521,50 @@ _FILLED = """([seat, melds, low, high]) => {
 
 def wait_filled(page: Any, seat: int, player: dict[str, Any]) -> None:
     """Until the scorekeeper's round form shows the part of ``seat`` (static/js/parts.js asks
-    the server every 1.5 s and fills it in)."""
+    the server every 1.5 s and fills it in). On a page with the fake clock, its time is moved
+    on a poll at a time meanwhile (``until_shown``)."""
     melds = len(player.get("melds", []))
     args = [seat, melds, *hand_counts(player.get("hand", []))]
-    page.wait_for_function(_FILLED, arg=args, polling=20)
+    if on_fake_clock(page):
+        until_shown(page, lambda: bool(page.evaluate(_FILLED, args)), POLL_MS)
+    else:
+        page.wait_for_function(_FILLED, arg=args, polling=20)
+
+
+#: How often the scorekeeper's form asks for the parts (static/js/parts.js), ms.
+POLL_MS = 1500
+
+
+def on_fake_clock(page: Any) -> bool:
+    """Does the page run on Playwright's fake clock, paused (the tests: ``page.fake_clock``)?
+    Then its timers fire only as the clock is moved on."""
+    return bool(getattr(page, "fake_clock", False))
+
+
+def until_shown(page: Any, shown: Callable[[], bool], step_ms: int, tries: int = 40) -> None:
+    """On a fake clock: move the page's time on ``step_ms`` at a time (its timers fire) until
+    ``shown()``, giving the answers it asked for some real time to arrive."""
+    for _ in range(tries):
+        if shown():
+            return
+        page.clock.run_for(step_ms)
+        page.wait_for_timeout(100)
+    raise AssertionError(f"not shown after {tries} steps of {step_ms} ms")
+
+
+def hold_key(page: Any, key: Any) -> None:
+    """A card key held down past walk.js's HOLD (450 ms), one touch: in real time, or on a
+    page with the fake clock, the clock moved on while the key is down."""
+    if not on_fake_clock(page):
+        key.click(delay=HOLD_MS)
+        return
+    key.scroll_into_view_if_needed()
+    box = key.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.clock.run_for(HOLD_MS)
+    page.mouse.up()
 
 
 def board_totals(page: Any) -> list[int]:

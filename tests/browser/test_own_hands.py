@@ -3,9 +3,10 @@
 Four player phones and the scorekeeper's, each its own browser context at 390×844 on the same
 app. The parts are entered with the bench's own per-player driver (bench/taps.py: the walker on
 a player's page, then "No cards left" or the count chips, which send the part); the scorekeeper
-taps the rest and saves once every part shows in the form. The real clock runs: a joker is its
-card held down (walk.js's 450 ms timer), and static/js/parts.js asks the server every 1.5 s
-(the scorekeeper) or 4.5 s (a player's page); the waits are for what the pages show.
+taps the rest and saves once every part shows in the form. Every phone runs on Playwright's
+fake clock, paused: a joker is its card held down while the clock moves on past walk.js's
+450 ms, and static/js/parts.js asks the server when the test moves the clock on a poll (1.5 s
+on the scorekeeper's form, 4.5 s on a player's page), so a loaded machine changes nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE, scroll_width, shot
+from phone import PHONE, fake_clock, scroll_width, shot
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -31,6 +32,7 @@ from bench.taps import (  # noqa: E402
     enter_part,
     new_match,
     open_parts,
+    until_shown,
     wait_filled,
     wait_saved,
 )
@@ -56,6 +58,8 @@ def phone(browser: Any) -> Iterator[Callable[[], Any]]:
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
         page.set_default_timeout(10_000)
+        fake_clock(page)
+        page.fake_clock = True  # bench.taps: holds and polls move this clock on
         return page
 
     yield new
@@ -117,7 +121,7 @@ def test_four_phones_enter_their_own_parts_and_the_scorekeeper_the_rest(
     # Each player's page asks whether its round is open; once saved it says so.
     for own in phones:
         closed = own.page.locator("#part-closed")
-        closed.wait_for(timeout=15_000)
+        until_shown(own.page, lambda page=own.page: page.locator("#part-closed").count() > 0, 4500)
         assert "was saved" in closed.inner_text()
         assert own.page.get_by_role("heading", name="Saved as you sent it").is_visible()
         assert scroll_width(own.page) <= PHONE["width"]
@@ -154,8 +158,8 @@ def test_a_part_the_scorekeeper_changed_is_shown_to_its_player(
     form.locator("#players-1-high").fill("4")
     enter_ending(keeper, doc, exact_last=False)
     with form.expect_response(re.compile(r"/parts\.json$")):  # the next poll (every 1.5 s) …
-        pass
-    form.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # … and its answer read
+        form.clock.run_for(1500)
+    form.wait_for_timeout(200)  # … and its answer read
     assert form.locator("#players-0-low").input_value() == "3"
     _save(keeper)
     saved = {

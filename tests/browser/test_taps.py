@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE, shot
+from phone import PHONE, fake_clock, shot
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -23,6 +23,7 @@ from bench.taps import (  # noqa: E402
     all_colours_taps,
     board_totals,
     gestures,
+    hold_key,
     measure,
     meld_taps,
     new_match,
@@ -39,6 +40,15 @@ def _doc(name: str) -> dict[str, Any]:
 
 def _expected(doc: dict[str, Any]) -> list[int]:
     return [p["score"] for p in score_document(doc)["players"]]
+
+
+@pytest.fixture(autouse=True)
+def paused_clock(page: Any) -> None:
+    """The page's time moves only when a test moves it: a card key held down (walk.js's
+    450 ms) is the clock moved on while the key is down (``bench.taps.hold_key``), so a loaded
+    machine cannot make a hold a tap, or a tap a hold."""
+    fake_clock(page)
+    page.fake_clock = True
 
 
 def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
@@ -143,7 +153,7 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
     assert walker.locator("#walk-now").inner_text() == "R15 Y15"
     walker.get_by_role("button", name="Meld done").click()  # … until it is done
     taps("R4", "G4")
-    walker.locator("[data-card][data-c=B][data-v='4']").click(delay=700)  # held: the joker
+    hold_key(page, walker.locator("[data-card][data-c=B][data-v='4']"))  # held: the joker
     assert walker.locator("#walk-now").inner_text() == "R4 *B G4"  # its own colour (D17-3)
     taps("K9", "Y9", "G9", "B9", "R9")  # another value ends that set; five colours end this one
     area = page.locator("#players-0-melds")
@@ -221,7 +231,7 @@ def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page
     walker.get_by_role("button", name="Undo").click()  # Undo: the key lets go first
     assert every.get_attribute("aria-pressed") == "false"
     every.click()
-    walker.locator("[data-card][data-c=B][data-v='12']").click(delay=700)  # held: its joker
+    hold_key(page, walker.locator("[data-card][data-c=B][data-v='12']"))  # held: its joker
     assert now.inner_text() == "R12 *B G12 Y12 K12"
     walker.locator("[data-count='0'] [data-n='2']").click()  # a count ends the set
     area = page.locator("#players-0-melds")
@@ -283,6 +293,7 @@ def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) 
     assert walker.locator("#walk-who").inner_text().replace("\n", " ") == "Melds of Anna"
     assert float(name.evaluate("n => parseFloat(getComputedStyle(n).fontSize)")) >= 24
     walker.get_by_role("button", name="Close").click()
+    page.clock.run_for(200)  # preview.js asks 150 ms after the last change
     page.locator("#r17").wait_for()  # the server says it doubles (R17-15a)
     page.get_by_role("button", name="Tap in melds and hands, player by player").click()
     # The whole walker is on the 390×844 screen, nothing scrolled out of sight.
