@@ -178,3 +178,32 @@ def test_manipulation_reference_values_knock_undercut_going_out_and_150() -> Non
     assert f"someone has {mr.TARGET} or more {mr.TARGET}" in got  # MR-16
     assert f"+{mr.TARGET_BONUS}" in got and f"+{mr.ROUND_WON_BONUS}" in got
     assert "H Hand · U Undercut · G Going out · S Score · Σ Total" in got
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "de", "bg"])
+def test_six_players_twelve_rounds_and_a_long_correction_fit_one_a4_page(lang: str) -> None:
+    """The corrections stand under the standings, beside the house decisions (the column has
+    room there): six players' twelve games, every hand counted, and a correction of every
+    hand stay one A4 page in every language (hu, de and bg took two when the corrections were
+    printed below both columns)."""
+    from companion.catalogues import translator
+
+    names = ["Anna", "Béla", "Cili", "Dani", "Emő", "Feri"]
+    bonus = ["most-cards", "most-sets", "longest-run", "most-red", "highest-triple"]
+
+    def game(n: int) -> dict[str, Any]:
+        hands = [
+            {"name": p, "melds": [], "hand": {"low": n + i, "high": 0}} for i, p in enumerate(names)
+        ]
+        return {"bonus_cards": bonus, "went_out": None, "players": hands}
+
+    doc = {"game": "rummy17", "players": names, "first_dealer": "Anna", "games": 12}
+    doc["rounds"] = [game(n) for n in range(3, 15)]
+    hands = "; ".join(
+        f"{name}'s hand: Cards 1–9: {n}, Cards 10–17: 0 → Cards 1–9: {n + 6}, Cards 10–17: 0"
+        for n, name in enumerate(names, start=3)
+    )
+    history = [{"when": "2026-11-27 20:52", "what": f"Game 2 edited: {hands}"}]
+    pdf = match_sheet(doc, readonly_url=URL, history=history, tr=translator(lang))
+    assert len(reader(pdf).pages) == 1
+    assert "Game 2 edited" in text(pdf)
