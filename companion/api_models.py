@@ -71,6 +71,11 @@ register(
             "{field} may hold at most {max} entry", "{field} may hold at most {max} entries", "max"
         ),
         "edge-unreadable": N_("{field} cannot be read"),
+        "card-too-long": NN_(
+            "{text} is not a card: a card is at most {max} character",
+            "{text} is not a card: a card is at most {max} characters",
+            "max",
+        ),
         "too-many-players": NN_(
             "a table has at most {max} player", "a table has at most {max} players", "max"
         ),
@@ -354,6 +359,22 @@ def _path(loc: Sequence[int | str]) -> str:
     return out or "body"
 
 
+#: Where a list of cards is held (its entries are cards): a hand, a rack, a meld.
+CARD_LISTS = (["hand"], ["rack"], ["melds"])
+
+
+def _value_at(doc: Any, loc: Sequence[int | str]) -> Any:
+    """What the document holds at ``loc`` (None where it does not)."""
+    for step in loc:
+        if isinstance(step, int) and isinstance(doc, list) and step < len(doc):
+            doc = doc[step]
+        elif isinstance(step, str) and isinstance(doc, Mapping):
+            doc = doc.get(step)
+        else:
+            return None
+    return doc
+
+
 def _player(doc: Any, index: int) -> str | None:
     """Player ``index`` of a round as the table knows them: their name (None: unreadable)."""
     players = doc.get("players") if isinstance(doc, Mapping) else None
@@ -405,6 +426,14 @@ def _problem(error: ErrorDetails, body: Any) -> Problem:
             places["field"] = str(loc[2])
         counted = {"key": loc[-1], "max": MAX_HAND_CARDS}
         return Problem("hand-count-not-number", counted, **places)
+    held = [step for step in loc if isinstance(step, str)]
+    if kind == "string_too_long" and isinstance(loc[-1], int) and held[-1:] in CARD_LISTS:
+        # A card too long to be one, in a hand, a rack or a meld: said as a card, where it is.
+        places["field"] = held[-1]
+        if held[-1] == "melds":
+            places["meld"] = int(loc[loc.index("melds") + 1]) + 1
+        text = str(_value_at(doc, loc))
+        return Problem("card-too-long", {"text": text[:MAX_CARD] + "…", "max": MAX_CARD}, **places)
     code = TYPE_CODES.get(kind, "edge-unreadable")
     params: dict[str, Any] = {"field": _path(loc)}
     if code in ("edge-text-too-long", "edge-list-too-long"):

@@ -52,6 +52,11 @@ WORDS = (
         "{example}, or * for a joker",
     ),
     P_("rummikub", "{card} is not a card: values run from {low} to {high}"),
+    NP_(
+        "rummikub",
+        "{text} is not a card: a card is at most {max} character",
+        "{text} is not a card: a card is at most {max} characters",
+    ),
     P_("rummikub", "{card} is not a joker: write * alone or * with the card it stands for"),
     NP_(
         "rummikub",

@@ -48,6 +48,11 @@ WORDS = (
         "{example}, or * for a joker",
     ),
     P_("rummy-o", "{card} is not a card: values run from {low} to {high}"),
+    NP_(
+        "rummy-o",
+        "{text} is not a card: a card is at most {max} character",
+        "{text} is not a card: a card is at most {max} characters",
+    ),
     P_("rummy-o", "{card} is not a joker: write * alone or * with the card it stands for"),
     NP_(
         "rummy-o",

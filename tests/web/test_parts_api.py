@@ -265,3 +265,21 @@ def test_the_openapi_document_has_the_parts(client: FlaskClient) -> None:
     assert set(paths["/api/v1/matches/{token}/parts"]) == {"post", "get", "delete"}
     assert set(paths["/api/v1/parts/{token}"]) == {"get", "put"}
     assert "410" in paths["/api/v1/parts/{token}"]["put"]["responses"]
+
+
+@pytest.mark.parametrize(
+    ("game", "field", "word"), [("rummy17", "hand", "card"), ("rummikub", "rack", "tile")]
+)
+def test_a_card_too_long_to_be_one_is_said_as_a_card_in_the_games_words(
+    client: FlaskClient, game: str, field: str, word: str
+) -> None:
+    edit = _match(client, game)["edit"]
+    token = _open(client, edit).get_json()["seats"][0]["token"]
+    answer = client.put(f"/api/v1/parts/{token}", json={field: ["R1", "X" * 40]})
+    assert answer.status_code == 422
+    error = answer.get_json()["error"]
+    assert error["player"] == "Anna" and error["field"] == field
+    assert (
+        error["message"]
+        == f"Anna's {field}: {'X' * 12}… is not a {word}: a {word} is at most 12 characters"
+    )
