@@ -51,13 +51,11 @@ from companion.store.parts import (
     changed_by_keeper,
     drop_parts,
     next_number,
-    offers_parts,
     open_of,
     open_parts,
     part_answer,
     parts_answer,
     put_part,
-    same_part,
 )
 from companion.store.parts import by_token as part_by_token
 from companion.store.reading import (
@@ -117,7 +115,6 @@ __all__ = [
     "new_token",
     "next_dealer",
     "next_number",
-    "offers_parts",
     "open_of",
     "open_parts",
     "part_answer",
@@ -125,7 +122,6 @@ __all__ = [
     "parts_answer",
     "put_part",
     "rematch",
-    "same_part",
     "reread",
     "restore_round",
     "result",

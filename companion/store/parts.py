@@ -26,7 +26,7 @@ from sqlmodel import Session, col, select
 
 from companion.db import transient
 from companion.models import Match, Part, utcnow
-from companion.rules import EntryError, Game, get_game
+from companion.rules import EntryError, get_game
 from companion.rules.messages import N_, register
 from companion.store.errors import StaleRevision
 from companion.store.reading import result
@@ -66,11 +66,6 @@ class Opened:
     created: bool
 
 
-def offers_parts(game: Game) -> bool:
-    """Does the game take parts entered on the players' own phones (``Game.check_part``)?"""
-    return game.takes_parts
-
-
 def open_of(session: Session, match: Match) -> list[Part]:
     """The match's open parts, in seat order (none: no round is open for own entries)."""
     return list(
@@ -99,7 +94,7 @@ def open_parts(session: Session, match: Match, *, revision: int | None = None) -
     if existing:
         return Opened(existing, False)
     game = get_game(match.game)
-    if not offers_parts(game):
+    if not game.takes_parts:
         raise EntryError("part-none", game_name=game.name)
     if result(match).get("next") is None:
         raise EntryError("parts-match-over").at(context=match.game)
@@ -224,9 +219,10 @@ def close_parts(session: Session, match: Match, number: int, doc: dict[str, Any]
     return said
 
 
-def changed_by_keeper(part: Part) -> bool:
-    """Was the part saved otherwise than its player last sent it?"""
-    return part.state == SAVED and part.part is not None and not same_part(part.part, part.saved)
+def changed_by_keeper(part: Part, sent: Any = None) -> bool:
+    """Was the part saved otherwise than ``sent`` (by default what its player last sent)?"""
+    sent = part.part if sent is None else sent
+    return part.state == SAVED and sent is not None and not same_part(sent, part.saved)
 
 
 def same_part(sent: Any, saved: Any) -> bool:

@@ -504,21 +504,22 @@ def _part_gone(err: store.PartClosed, match: Match) -> Response:
     return _problem(err.at(context=match.game), 410, **extra)
 
 
-def _part(token: str) -> tuple[Any, Match] | None:
+def _part(token: str) -> tuple[Any, Match] | Response:
+    """The part of a part token and its match; else the 404 to answer."""
     session = get_session()
     part = store.part_by_token(session, token)
-    if part is None:
-        return None
-    match = session.get(Match, part.match_id)
-    return (part, match) if match is not None else None
+    match = session.get(Match, part.match_id) if part is not None else None
+    if part is None or match is None:
+        return _problem(EntryError("part-not-found"), 404)
+    return part, match
 
 
 @bp.get("/api/v1/parts/<token>")
 def read_part(token: str) -> Response:
     """One player's part by its token (``part`` null before the first PUT); 410 once closed."""
     found = _part(token)
-    if found is None:
-        return _problem(EntryError("part-not-found"), 404)
+    if isinstance(found, Response):
+        return found
     part, match = found
     if part.state != "open":
         return _part_gone(store.PartClosed(part), match)
@@ -538,8 +539,8 @@ def _own(body: Any, name: str) -> Any:
 def write_part(token: str) -> Response:
     """Enter one player's part; 422 when it is bad on its own (nothing stored), 410 once closed."""
     found = _part(token)
-    if found is None:
-        return _problem(EntryError("part-not-found"), 404)
+    if isinstance(found, Response):
+        return found
     part, match = found
     try:
         body = _own(_body(), part.name)

@@ -208,14 +208,13 @@ def _closed(part: Part, match: Match, tried: dict[str, Any] | None = None) -> tu
     410. ``tried``: the part this request brought (it waited, say, in the outbox)."""
     game = game_of(match)
     sent = tried if tried is not None else part.part
-    changed = part.state == "saved" and sent is not None and not store.same_part(sent, part.saved)
     html = render_template(
         "part_closed.html",
         match=match,
         part=part,
         game=descriptor(game),
         sent=sent,
-        changed=changed,
+        changed=store.changed_by_keeper(part, sent),
         number=part.number,
     )
     return html, 410

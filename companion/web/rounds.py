@@ -366,7 +366,7 @@ def _answer(page: _Page) -> Answer:
         else None,
         nobody=NOBODY,
         parts=None if editing else panel(match, page.filled),
-        offers_parts=not editing and store.offers_parts(page.game),
+        offers_parts=not editing and page.game.takes_parts,
         doubled=_doubles(page.form),
         draft=draft_key(match, number if editing else None),
         restore=request.method == "GET",
