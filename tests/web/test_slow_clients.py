@@ -154,6 +154,23 @@ def test_pipelined_and_kept_alive_requests_are_answered_in_turn(server):
     assert answer.count(b"HTTP/1.1 200 OK") == 3
 
 
+def taken_up(server_port: int, client_port: int) -> None:
+    """Wait until the server has read what this client sent (Linux: the server side of the
+    connection has nothing left in its receive queue), not for a time that a loaded machine
+    may not keep."""
+    ours = f"{client_port:04X}"
+    theirs = f"{server_port:04X}"
+    for _ in range(3000):
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, remote, queues = fields[1], fields[2], fields[4]
+            if local.endswith(":" + theirs) and remote.endswith(":" + ours):
+                if int(queues.split(":")[1], 16) == 0:
+                    return
+        time.sleep(0.01)
+    raise AssertionError("the server never read the request")
+
+
 def test_a_graceful_stop_answers_a_request_on_its_way_and_ends_despite_slow_clients(tmp_path):
     env = {"COMPANION_INSTANCE_PATH": str(tmp_path / "instance"), "COMPANION_WORKERS": "2"}
     with serving(env) as live:
@@ -165,7 +182,7 @@ def test_a_graceful_stop_answers_a_request_on_its_way_and_ends_despite_slow_clie
             head = post_head(f"Content-Length: {len(BODY)}\r\n")
             with socket.create_connection(("127.0.0.1", live.port), timeout=TIMEOUT) as conn:
                 conn.sendall(head + BODY[:10])
-                time.sleep(0.5)  # the worker holds it now
+                taken_up(live.port, conn.getsockname()[1])  # the worker holds it now
                 live.process.send_signal(signal.SIGTERM)  # gunicorn's graceful stop
                 time.sleep(0.5)
                 conn.sendall(BODY[10:])
