@@ -125,3 +125,91 @@ def test_the_picker_draws_what_is_picked_as_named_cards(
         shot(page, f"lang-{lang}-picked", full=False)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_walkers_actions_are_whole_in_every_language(
+    server: Any, browser: Any, lang: str
+) -> None:
+    """The walker's actions ("Kombination fertig", "Комбинацията е готова", a player's own
+    page with four of them) keep their words inside the button, and a long one-word name
+    neither pushes the page sideways nor the walker past the screen's height."""
+    names = ["Anna", "Maximilian-Alexander", "Szentgyörgyi"]
+    client = server.app.test_client()
+    made = client.post(
+        "/api/v1/matches", json={"game": "rummy17", "players": names, "first_dealer": "Anna"}
+    )
+    assert made.status_code == 201, made.get_data(as_text=True)
+    edit = made.get_json()["edit"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/m/{edit}/rounds/new")
+        page.locator("[data-walk]").first.click()
+        walker = page.locator("#walker")
+        for seat in range(len(names)):  # each seat's step: "On to" the next player's name
+            if seat:
+                walker.locator("#walk-next").click()
+            assert _clipped(page) == [], (lang, walker.locator("#walk-who").inner_text())
+            assert walker.evaluate("d => d.scrollHeight <= d.clientHeight"), lang
+            assert scroll_width(page) <= 390, lang
+        opened = client.post(f"/api/v1/matches/{edit}/parts", headers={"If-Match": "*"})
+        assert opened.status_code == 201, opened.get_data(as_text=True)
+        token = opened.get_json()["seats"][1]["token"]  # Maximilian-Alexander's part
+        page.goto(f"{server.url}/p/{token}")
+        walker.wait_for()
+        assert walker.locator(".actions button:visible").count() == 4  # ⌫, meld, none, send
+        assert _clipped(page) == [], lang
+        assert walker.evaluate("d => d.scrollHeight <= d.clientHeight"), lang
+        assert scroll_width(page) <= 390, lang
+        shot(page, f"lang-{lang}-own-walker", full=False)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_long_names_fit_the_breakdown_and_the_event_screen(
+    server: Any, browser: Any, lang: str
+) -> None:
+    """Six long one-word names under hu, de and bg heads ("Büntetőpont") keep a game's
+    breakdown on the phone's width; the event's wall screen opened on a phone held upright
+    sizes its words by the width."""
+    names = ["Szentgyörgyi", "Максимилиан", "Bartholomäus", "Kolbenheyer", "Цветелина", "Anna"]
+    client = server.app.test_client()
+    made = client.post(
+        "/api/v1/matches", json={"game": "rummy17", "players": names, "first_dealer": "Anna"}
+    ).get_json()
+    game = {
+        "bonus_cards": ["most-cards", "most-sets", "longest-run", "most-red", "highest-triple"],
+        "went_out": "Anna",
+        "last_discard": "Y17",
+        "players": [
+            {"name": n, "melds": [["R1", "R2", "R3"]], "hand": []}
+            if n == "Anna"
+            else {"name": n, "melds": [], "hand": {"low": i, "high": 1}}
+            for i, n in enumerate(names)
+        ],
+    }
+    added = client.post(
+        f"/api/v1/matches/{made['edit']}/games", json=game, headers={"If-Match": "*"}
+    )
+    assert added.status_code == 201, added.get_data(as_text=True)
+    event = client.post(
+        "/api/v1/events",
+        json={
+            "game": "rummikub",
+            "entrants": names + ["Gemeinschaftshaus"],
+            "sessions": 2,
+            "title": "Klubabend im Gemeinschaftshaus",
+        },
+    )
+    assert event.status_code == 201, event.get_data(as_text=True)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    page = context.new_page()
+    try:
+        for path in (f"/m/{made['edit']}/rounds/1", f"/ev/{event.get_json()['view']}/screen"):
+            page.goto(server.url + path)
+            assert scroll_width(page) <= 390, (lang, path)
+            assert _clipped(page) == [], (lang, path)
+    finally:
+        context.close()
