@@ -205,7 +205,7 @@
       });
     });
     // its words in a span of their own, cut at two lines for a long name (picker.css)
-    ($("#walk-next span") || $("#walk-next")).textContent = at + 1 < players.length ? C.fill(T.next, { n: fields(at + 1).name }) : T.save;
+    $("#walk-next span").textContent = at + 1 < players.length ? C.fill(T.next, { n: fields(at + 1).name }) : T.save;
     $("#walker [data-act=back]").disabled = at === 0;
   }
   // The count chips show 0–12; the last one turns them into 13–25 and back.

@@ -127,6 +127,13 @@ def test_the_picker_draws_what_is_picked_as_named_cards(
         context.close()
 
 
+def _walker_fits(page: Any, walker: Any) -> None:
+    """No clipped words, nothing of the walker scrolled out of sight, nothing sideways."""
+    assert _clipped(page) == [], walker.locator("#walk-who").inner_text()
+    assert walker.evaluate("d => d.scrollHeight <= d.clientHeight")
+    assert scroll_width(page) <= 390
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_walkers_actions_are_whole_in_every_language(
     server: Any, browser: Any, lang: str
@@ -150,18 +157,14 @@ def test_the_walkers_actions_are_whole_in_every_language(
         for seat in range(len(names)):  # each seat's step: "On to" the next player's name
             if seat:
                 walker.locator("#walk-next").click()
-            assert _clipped(page) == [], (lang, walker.locator("#walk-who").inner_text())
-            assert walker.evaluate("d => d.scrollHeight <= d.clientHeight"), lang
-            assert scroll_width(page) <= 390, lang
+            _walker_fits(page, walker)
         opened = client.post(f"/api/v1/matches/{edit}/parts", headers={"If-Match": "*"})
         assert opened.status_code == 201, opened.get_data(as_text=True)
         token = opened.get_json()["seats"][1]["token"]  # Maximilian-Alexander's part
         page.goto(f"{server.url}/p/{token}")
         walker.wait_for()
         assert walker.locator(".actions button:visible").count() == 4  # ⌫, meld, none, send
-        assert _clipped(page) == [], lang
-        assert walker.evaluate("d => d.scrollHeight <= d.clientHeight"), lang
-        assert scroll_width(page) <= 390, lang
+        _walker_fits(page, walker)
         shot(page, f"lang-{lang}-own-walker", full=False)
     finally:
         context.close()
