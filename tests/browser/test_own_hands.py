@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,11 +20,7 @@ from typing import Any
 import pytest
 from phone import PHONE, fake_clock, scroll_width, shot
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.taps import (  # noqa: E402
+from bench.taps import (
     Counter,
     board_totals,
     enter_ending,
@@ -36,7 +31,7 @@ from bench.taps import (  # noqa: E402
     wait_filled,
     wait_saved,
 )
-from companion.rules import score_document  # noqa: E402
+from companion.rules import score_document
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

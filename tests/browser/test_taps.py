@@ -8,18 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from phone import PHONE, fake_clock, shot
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.taps import (  # noqa: E402
+from bench.taps import (
     all_colours_taps,
     board_totals,
     gestures,
@@ -28,9 +23,10 @@ from bench.taps import (  # noqa: E402
     meld_taps,
     new_match,
 )
-from companion.rules import score_document  # noqa: E402
+from companion.rules import score_document
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
 GOAL = 50
 
 
