@@ -14,7 +14,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
 class CompileCatalogues(BuildHookInterface):  # type: ignore[type-arg]
-    """Compile companion/translations/*/LC_MESSAGES/messages.po next to each .po."""
+    """Compile companion/i18n/translations/*/LC_MESSAGES/messages.po next to each .po."""
 
     PLUGIN_NAME = "custom"
 
@@ -23,7 +23,7 @@ class CompileCatalogues(BuildHookInterface):  # type: ignore[type-arg]
         from babel.messages.pofile import read_po
 
         root = Path(self.root)
-        for po in sorted(root.glob("companion/translations/*/LC_MESSAGES/messages.po")):
+        for po in sorted(root.glob("companion/i18n/translations/*/LC_MESSAGES/messages.po")):
             mo = po.with_suffix(".mo")
             with po.open("rb") as source:
                 catalogue = read_po(source, locale=po.parent.parent.name)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from common import make_matches
 
-from companion import cache, store
-from companion.app import create_app
-from companion.db import get_session
+from companion.adapters import cache, store
+from companion.adapters.db import get_session
+from companion.web.app import create_app
 
 
 def median_ms(run: Callable[[], object], repeat: int, before: Callable[[], None]) -> float:

@@ -36,9 +36,9 @@ def make_matches(instance: Path, count: int = 1, players: int = 6, games: int = 
     """``count`` Rummy 17 matches of ``players`` × ``games`` played rounds; their tokens."""
     from sheet_samples import sample_match
 
-    from companion import store
-    from companion.app import create_app
-    from companion.db import get_session
+    from companion.adapters import store
+    from companion.adapters.db import get_session
+    from companion.web.app import create_app
 
     app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "bench"})
     tokens = []
@@ -63,7 +63,7 @@ def make_matches(instance: Path, count: int = 1, players: int = 6, games: int = 
 
 def seated_event(session: Any, entrants: int, sessions: int, rounds: int | None) -> Any:
     """A Rummikub event of ``entrants`` at tables of four, ``sessions`` of them seated."""
-    from companion import events
+    from companion.adapters.store import events
 
     event = events.create_event(
         session,

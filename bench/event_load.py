@@ -38,9 +38,9 @@ SESSIONS = 10
 
 def make_event(instance: Path) -> tuple[str, list[str]]:
     """The event's read-only token and the edit tokens of its last session's tables."""
-    from companion import events
-    from companion.app import create_app
-    from companion.db import get_session
+    from companion.adapters.db import get_session
+    from companion.adapters.store import events
+    from companion.web.app import create_app
 
     app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "bench"})
     with app.app_context():

@@ -37,9 +37,10 @@ ENTRANTS = 200
 
 def make_event(instance: Path, sessions: int, played: int, rounds: int | None) -> str:
     """The event's edit token; its last seated session's tables have ``played`` rounds."""
-    from companion import events, store
-    from companion.app import create_app
-    from companion.db import get_session
+    from companion.adapters import store
+    from companion.adapters.db import get_session
+    from companion.adapters.store import events
+    from companion.web.app import create_app
 
     app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "bench"})
     with app.app_context():

@@ -1,7 +1,7 @@
 """The benchmark's servers other than ``companion serve``: ``hello.py WHAT HOW PORT``.
 
 WHAT is ``hello`` (a bare Flask app answering "hello") or ``companion`` (the app);
-HOW is ``gunicorn`` (exactly as ``companion serve`` serves, companion.server.serve_app),
+HOW is ``gunicorn`` (exactly as ``companion serve`` serves, companion.web.server.serve_app),
 ``waitress`` (one process, 8 threads: how ``companion serve`` ran before issue 9; at most
 ``BENCH_CONNECTIONS`` connections, default waitress's 100), or, for bench/slowloris.py,
 ``gthread`` (gunicorn's threaded worker as ``companion serve`` ran before issue 20),
@@ -33,7 +33,7 @@ def hello_app() -> Flask:
 
 def companion_app() -> Flask:
     """The app, its database connections closed (each worker opens its own)."""
-    from companion.app import create_app
+    from companion.web.app import create_app
 
     app = create_app()
     app.extensions["companion_db"].dispose()
@@ -55,7 +55,7 @@ def main() -> None:
         from granian import Granian  # type: ignore[import-not-found]
         from granian.constants import Interfaces  # type: ignore[import-not-found]
 
-        from companion.server import THREADS, workers
+        from companion.web.server import THREADS, workers
 
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         target = "hello:hello_app" if what == "hello" else "hello:companion_app"
@@ -70,7 +70,7 @@ def main() -> None:
             log_access=False,
         ).serve()
         return
-    from companion.server import serve_app
+    from companion.web.server import serve_app
 
     after_fork = None
     if what == "companion":
@@ -82,7 +82,7 @@ def main() -> None:
     if how == "asgi":
         from a2wsgi import WSGIMiddleware  # type: ignore[import-not-found]
 
-        from companion.server import THREADS
+        from companion.web.server import THREADS
 
         serve_app(WSGIMiddleware(app, workers=THREADS), "127.0.0.1", port, worker_class="asgi")
     elif how in {"gthread", "gevent"}:

@@ -28,12 +28,12 @@ sys.path.insert(0, str(ROOT / "tests" / "web"))
 from samples import PLAYERS, sample_round  # noqa: E402
 from test_fuzz import HOSTILE_NAMES, HOSTILE_TEXT, RAW  # noqa: E402
 
-from companion import store  # noqa: E402
-from companion.app import create_app  # noqa: E402
-from companion.db import get_session  # noqa: E402
-from companion.rules import games  # noqa: E402
+from companion.adapters import store  # noqa: E402
+from companion.adapters.db import get_session  # noqa: E402
+from companion.domain import all_games  # noqa: E402
+from companion.web.app import create_app  # noqa: E402
 
-GAME_IDS = [g.id for g in games()]
+GAME_IDS = [g.id for g in all_games()]
 HOSTILE_VALUES: list[Any] = [
     None,
     True,

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests" / "rules"))
 
 from rescue_tables import cards_of, full_table, impossible_table, legal_table  # noqa: E402
 
-from companion.rules import games, get_game  # noqa: E402
+from companion.domain import all_games, get_game  # noqa: E402
 
 GOAL = 1.0  # seconds for a full table
 
@@ -41,7 +41,7 @@ def median_seconds(run: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
-    ids = [g.id for g in games() if g.rescues]
+    ids = [g.id for g in all_games() if g.rescues]
     parser.add_argument("--game", default=ids[0], choices=ids)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--tables", type=int, default=10, help="random legal tables")

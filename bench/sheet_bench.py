@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests" / "sheets"))
 from sheet_samples import manipulation_long, sample_match, sample_rack_match  # noqa: E402
 from weasyprint import HTML  # noqa: E402
 
-from companion.sheets import match_sheet  # noqa: E402
+from companion.adapters.sheets import match_sheet  # noqa: E402
 
 GOAL = 4.0
 SAMPLES: dict[str, Callable[[], dict[str, Any]]] = {

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests" / "web"))
 
 from samples import sample_round  # noqa: E402
 
-from companion.rules import games  # noqa: E402
+from companion.domain import all_games  # noqa: E402
 
 PLAYERS = ["Anna", "Béla", "Cili", "Dóra"]
 
@@ -97,7 +97,7 @@ def main() -> int:
             print(f"server answered after {time.perf_counter() - started:.1f} s")
             times: list[float] = []
             for n in range(args.matches):
-                for game in games():
+                for game in all_games():
                     seats = PLAYERS[: max(game.seats[0], min(4, game.seats[1]))]
                     _t, status, body = call(
                         f"{server.url}/api/v1/matches",

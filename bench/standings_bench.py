@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.rules import get_game, match_document  # noqa: E402
-from companion.rules.events import met_pairs, seat_session, standings  # noqa: E402
+from companion.domain import get_game, match_document  # noqa: E402
+from companion.domain.club import met_pairs, seat_session, standings  # noqa: E402
 
 
 def table(players: tuple[str, ...], rng: random.Random) -> dict:

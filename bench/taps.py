@@ -55,7 +55,7 @@ if str(ROOT) not in sys.path:
 from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
 
 from bench.taps_counted import enter_counted_round  # noqa: E402
-from companion.rules import get_game, score_document  # noqa: E402
+from companion.domain import get_game, score_document  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
@@ -584,7 +584,7 @@ class _Quiet(WSGIRequestHandler):
 @contextmanager
 def serve(folder: Path) -> Iterator[tuple[Any, str]]:
     """The real app on a temporary SQLite file, in a thread: (Flask app, base address)."""
-    from companion.app import create_app
+    from companion.web.app import create_app
 
     app = create_app(
         {
@@ -605,8 +605,8 @@ def serve(folder: Path) -> Iterator[tuple[Any, str]]:
 
 def new_match(app: Any, doc: dict[str, Any]) -> str:
     """A match of the document's players (the first deals); its edit token."""
-    from companion import store
-    from companion.db import get_session
+    from companion.adapters import store
+    from companion.adapters.db import get_session
 
     names = [p["name"] for p in doc["players"]]
     with app.app_context():

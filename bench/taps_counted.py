@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from companion.rules import get_game, score_document
+from companion.domain import get_game, score_document
 
 
 def points(doc: dict[str, Any]) -> dict[str, int]:

@@ -14,23 +14,23 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.catalogues import LANGUAGES
-from companion.catalogues import translator as catalogue
-from companion.rules import (
+from companion.domain import (
     ENGLISH,
     EntryError,
     Translator,
+    all_games,
     check_meld,
     check_redeal,
     check_turn,
-    games,
     get_game,
     knock,
     localize,
     match_document,
     score_document,
 )
-from companion.rules.messages import N_, register
+from companion.domain.messages import N_, register
+from companion.i18n.catalogues import LANGUAGES
+from companion.i18n.catalogues import translator as catalogue
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -101,7 +101,7 @@ def _document_command(func: Callable[[object], dict[str, Any]]) -> Callable[...,
 
 
 def _check(args: argparse.Namespace) -> int:
-    first = games()[0]
+    first = all_games()[0]
     try:
         verdict = check_meld(args.game or first.id, args.cards)
     except EntryError as err:
@@ -112,7 +112,7 @@ def _check(args: argparse.Namespace) -> int:
             "cli-check-which-game",
             card=err.card,
             game_name=first.name,
-            games=", ".join(g.id for g in games()),
+            games=", ".join(g.id for g in all_games()),
         )
         raise EntryError.of([*hint.problems, *err.problems]) from None
     _emit(localize(verdict, args.tr, args.game or first.id))
@@ -127,7 +127,7 @@ def _write(path: str, data: bytes) -> None:
 
 
 def _pdf(args: argparse.Namespace) -> int:
-    from companion.sheets import match_sheet_from_document
+    from companion.adapters.sheets import match_sheet_from_document
 
     doc = read_document(args.file)
     _write(args.output, match_sheet_from_document(doc, paper=args.paper, tr=args.tr))
@@ -135,7 +135,7 @@ def _pdf(args: argparse.Namespace) -> int:
 
 
 def _blank(args: argparse.Namespace) -> int:
-    from companion.sheets import blank_sheet, default_players
+    from companion.adapters.sheets import blank_sheet, default_players
 
     players: int | list[str] = (
         args.players if args.players is not None else default_players(args.game)
@@ -151,7 +151,7 @@ def _blank(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from companion.server import serve
+    from companion.web.server import serve
 
     serve(host=args.host, port=args.port)
     return EXIT_OK
@@ -176,7 +176,7 @@ def _lang(parser: argparse.ArgumentParser, default: object) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: every command of the contract that this build has."""
-    ids = [g.id for g in games()]
+    ids = [g.id for g in all_games()]
     parser = _Parser(prog="companion", description=__doc__)
     _lang(parser, None)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -269,7 +269,7 @@ def _referee(command: Callable[..., Any], ids: list[str]) -> None:
     p.add_argument("--knocks", default="", metavar="D,C", help="in the order people knocked")
     p.add_argument("--discarded-by", metavar="A", help="default: the player before --current")
     p = command("redeal", "may these first tiles be reshuffled? (Rummikub, RK-3)", _redeal)
-    redeal_games = [g.id for g in games() if g.redeals]
+    redeal_games = [g.id for g in all_games() if g.redeals]
     p.add_argument("--game", choices=ids, default=redeal_games[0] if redeal_games else None)
     p.add_argument("tiles", nargs="+", metavar="TILE")
 
@@ -289,7 +289,7 @@ _match = _document_command(match_document)
 
 def _event_standings(doc: object) -> dict[str, Any]:
     """The contract's ``standings`` (EV-5…EV-7); the events module loads only when asked."""
-    from companion.rules.events import standings
+    from companion.domain.club import standings
 
     return standings(doc)
 

@@ -3,8 +3,8 @@
     .venv/bin/python scripts/catalogues.py [NEW.json]
 
 1. extracts every translatable text (the same keywords as tests/test_catalogues.py);
-2. updates companion/translations/{hu,de,bg}/LC_MESSAGES/messages.po (no fuzzy matching,
-   texts no longer in the source dropped), and companion/translations/en/…/messages.po with
+2. updates companion/i18n/translations/{hu,de,bg}/LC_MESSAGES/messages.po (no fuzzy matching,
+   texts no longer in the source dropped), and companion/i18n/translations/en/…/messages.po with
    the texts that have a message context only: English is the source language, and its
    catalogue holds just what a game says in words of its own (Rummy 17's "Game 3");
 3. fills the translations given in NEW.json: ``{"msgid": {"hu": "…", "de": "…", "bg": "…"}}``;
@@ -29,7 +29,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-TRANSLATIONS = ROOT / "companion" / "translations"
+TRANSLATIONS = ROOT / "companion" / "i18n" / "translations"
 LANGUAGES = ("hu", "de", "bg")
 #: The source language: its catalogue has the texts with a message context, nothing else.
 ENGLISH = "en"

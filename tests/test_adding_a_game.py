@@ -23,11 +23,11 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from support import run_companion
 
-from companion import catalogues, reference
-from companion.app import create_app
-from companion.rules import games, get_game
-from companion.rules.game import forget_games
-from companion.sheets import render
+from companion.adapters.sheets import render
+from companion.domain import all_games, get_game
+from companion.domain.game import forget_games
+from companion.i18n import catalogues, reference
+from companion.web.app import create_app
 
 GAMES = Path(__file__).resolve().parent / "games"
 ROUND: dict[str, Any] = {
@@ -71,11 +71,11 @@ def companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProce
 
 
 def test_a_game_joins_by_being_installed_and_leaves_when_it_is_not() -> None:
-    assert "gin" not in [g.id for g in games()]
+    assert "gin" not in [g.id for g in all_games()]
 
 
 def test_the_registry_finds_it_through_its_entry_point_after_the_rulebooks_games(gin: None) -> None:
-    assert [g.id for g in games()] == ["rummy17", "rummikub", "rummy-o", "manipulation", "gin"]
+    assert [g.id for g in all_games()] == ["rummy17", "rummikub", "rummy-o", "manipulation", "gin"]
     game = get_game("gin")
     assert game.parse_card("qh").text == "QH"
     assert game.check_meld(["7S", "7H", "7D"])["valid"] is True

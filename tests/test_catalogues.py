@@ -62,7 +62,7 @@ def extracted(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
 
 
 def _catalogue(lang: str) -> Catalog:
-    with (ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po").open(
+    with (ROOT / "companion" / "i18n" / "translations" / lang / "LC_MESSAGES" / "messages.po").open(
         "rb"
     ) as f:
         return read_po(f, locale=lang)
@@ -139,13 +139,13 @@ def test_every_form_a_translation_asks_for_is_listed_for_every_colour(lang: str)
     """``{colour:en}`` needs the form ``en`` of each colour (messages.inflect): the catalogue's
     ``forms`` entries list them, the first item being the word as translated. Every game's
     colours, not only Rummy 17's: a card's name (issue 27, "orange 5") takes any of them."""
-    from companion.rules import games
-    from companion.rules.messages import FORMS, forms_table
+    from companion.domain import all_games
+    from companion.domain.messages import FORMS, forms_table
 
     catalogue = _catalogue(lang)
     asked = {tag for m in catalogue if m.id for t in _texts(m) for tag in TAG.findall(t or "")}
     assert asked or lang == "hu"  # Hungarian puts a colour before its noun as it is
-    colours = {n for g in games() if not g.deck.suit_last for n in g.deck.colour_names.values()}
+    colours = {n for g in all_games() if not g.deck.suit_last for n in g.deck.colour_names.values()}
     for colour in sorted(colours):
         table = catalogue.get(colour, FORMS)
         assert table is not None and table.string, (lang, colour)

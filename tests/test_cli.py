@@ -7,7 +7,7 @@ import json
 import pytest
 from support import DATA, load, run_companion, subset
 
-from companion.rules import EntryError, score_document
+from companion.domain import EntryError, score_document
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:
@@ -161,7 +161,7 @@ def test_DK_4_a_bad_card_on_a_rack_carries_the_player():
 
 
 def test_the_points_short_form_is_refused_past_the_limit_in_the_same_words(tmp_path):
-    from companion.limits import MAX_POINTS
+    from companion.domain.bounds import MAX_POINTS
 
     doc = {
         "game": "rummy-o",

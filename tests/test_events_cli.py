@@ -7,7 +7,7 @@ import json
 
 from support import load, run_companion
 
-from companion.rules.events import standings
+from companion.domain.club import standings
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:

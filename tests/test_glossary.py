@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.rules import games
-from companion.rules.messages import IN_CONTEXT
+from companion.domain import all_games
+from companion.domain.messages import IN_CONTEXT
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "hu", "de", "bg")
@@ -27,7 +27,7 @@ def rows() -> list[dict[str, str]]:
     out = []
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == len(COLUMNS) and cells[0] in {g.id for g in games()}:
+        if len(cells) == len(COLUMNS) and cells[0] in {g.id for g in all_games()}:
             out.append(dict(zip(COLUMNS, cells, strict=True)))
     return out
 
@@ -39,7 +39,7 @@ def words(cell: str) -> re.Pattern[str]:
 
 
 def catalogue(lang: str):  # noqa: ANN201
-    with (ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po").open(
+    with (ROOT / "companion" / "i18n" / "translations" / lang / "LC_MESSAGES" / "messages.po").open(
         "rb"
     ) as f:
         return read_po(f, locale=lang)

@@ -8,8 +8,8 @@ import re
 import pytest
 from support import DATA, load, run_companion
 
-from companion.catalogues import number, signed, translator
-from companion.rules import EntryError, render, score_document
+from companion.domain import EntryError, render, score_document
+from companion.i18n.catalogues import number, signed, translator
 
 LANGUAGES = ("hu", "de", "bg")
 
@@ -74,7 +74,7 @@ def test_every_registered_message_renders_in_every_language(lang: str) -> None:
     """A translation whose placeholders do not fit its message fails here, not at a table."""
     from string import Formatter
 
-    from companion.rules.messages import MESSAGES
+    from companion.domain.messages import MESSAGES
 
     tr = translator(lang)
     for code, text in MESSAGES.items():
@@ -114,7 +114,7 @@ JOKER = {
 
 @pytest.mark.parametrize("lang", ["en", *LANGUAGES])
 def test_a_coloured_joker_is_named_by_the_grammar_of_the_language(lang: str) -> None:
-    import companion.rules.fixes  # noqa: F401  (the fixes' words)
+    import companion.domain.fixes  # noqa: F401  (the fixes' words)
 
     tr = translator(lang)
     said = [
@@ -148,7 +148,7 @@ def test_the_tile_games_say_tiles_where_the_card_games_say_cards(
     lang: str, tiles: tuple[str, str], cards: str
 ) -> None:
     # Issue 27: a text shared with the card games says the tile games' word in their context.
-    from companion.rules import check_meld, localize
+    from companion.domain import check_meld, localize
 
     tr = translator(lang)
     with pytest.raises(EntryError) as caught:

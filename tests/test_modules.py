@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from companion import api_models, forms, limits
+from companion.domain import bounds as limits
+from companion.web.api import models as api_models
+from companion.web.pages import forms
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPANION = ROOT / "companion"
@@ -22,7 +24,7 @@ def modules() -> dict[str, ast.Module]:
 
 
 def test_only_the_save_function_looks_up_a_once_key() -> None:
-    """``store.done`` (has this key's write been stored?) is asked in companion/saving.py
+    """``store.done`` (has this key's write been stored?) is asked in companion/services/saving.py
     only: the API, the round form, the start page and delete/undo all save through it."""
     asking = sorted(
         path
@@ -34,16 +36,16 @@ def test_only_the_save_function_looks_up_a_once_key() -> None:
         and isinstance(node.func.value, ast.Name)
         and node.func.value.id in ("store", "once")
     )
-    assert asking == ["companion/saving.py"]
+    assert asking == ["companion/services/saving.py"]
     importing = sorted(
         path
         for path, tree in modules().items()
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom)
-        and (node.module or "").startswith("companion.store")
+        and (node.module or "").startswith("companion.adapters.store")
         and any(alias.name == "done" for alias in node.names)
     )
-    assert importing == ["companion/store/__init__.py"]  # the package's own re-export
+    assert importing == ["companion/adapters/store/__init__.py"]  # the package's own re-export
 
 
 def test_no_module_imports_a_private_name_of_another() -> None:
@@ -77,7 +79,12 @@ def test_the_form_and_the_api_take_their_limits_from_one_module() -> None:
     own = [
         f"{path}: {target.id}"
         for path, tree in modules().items()
-        if path in ("companion/forms.py", "companion/api_models.py", "companion/events.py")
+        if path
+        in (
+            "companion/web/pages/forms.py",
+            "companion/web/api/models.py",
+            "companion/adapters/store/events.py",
+        )
         for node in tree.body
         if isinstance(node, ast.Assign)
         for target in node.targets

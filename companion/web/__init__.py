@@ -20,16 +20,18 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web import (
+    from companion.web.pages import (
         events,
         offline,
-        pages,
         parts,
         players,
         referee,
         reference,
         rounds,
         timer,
+    )
+    from companion.web.pages import (
+        matches as pages,
     )
 
     app.register_blueprint(pages.bp)

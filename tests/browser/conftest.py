@@ -19,7 +19,7 @@ from phone import ARGS, CHROMIUM, PHONE, QuietHandler
 from support import unavailable
 from werkzeug.serving import make_server
 
-from companion.app import create_app
+from companion.web.app import create_app
 
 
 @dataclass

@@ -15,9 +15,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from companion import store
-from companion.app import create_app
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.web.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]

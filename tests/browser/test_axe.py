@@ -15,8 +15,9 @@ import pytest
 from phone import PHONE, shot
 from support import unavailable
 
-from companion import events, store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.adapters.store import events
 
 NAMES = ["Zsófi", "Márk", "Lili"]
 #: One round of each game, with cards left over (drawn as chips on the breakdown).

@@ -16,10 +16,10 @@ import pytest
 from phone import PHONE, answer, fake_clock, follow, scroll_width, shot
 from playwright.sync_api import expect
 
-from companion import events
-from companion.db import get_session
-from companion.rules.events import standings
-from companion.web import events as events_web
+from companion.adapters.db import get_session
+from companion.adapters.store import events
+from companion.domain.club import standings
+from companion.web.pages import events as events_web
 
 NAMES = ["Anna", "Béla", "Cili", "Dani", "Emil", "Feri", "Gabi", "Hanna", "Ildi", "Jenő"]
 SCREEN = {"width": 1920, "height": 1080}

@@ -12,7 +12,7 @@ from typing import Any
 
 from phone import answer, follow, picker, shot, totals
 
-from companion.rules import match_document, score_document
+from companion.domain import match_document, score_document
 
 NAMES = ["Zsófi", "Márk", "Лили"]
 

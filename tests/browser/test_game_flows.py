@@ -15,7 +15,7 @@ from typing import Any
 
 from phone import answer, follow, picker, ranks, scroll_width, shot, start, totals
 
-from companion.rules import get_game, match_document, score_document
+from companion.domain import get_game, match_document, score_document
 
 NAMES = ["Anna", "Béla", "Cili"]
 

@@ -1,20 +1,20 @@
 """The scripts write and read cards as the rules core does (issue 15, item 7): the notation
 comes to JavaScript from the game's descriptor only (static/js/game.js), so every card, joker
-and stand-in the pickers can write is what companion.rules.cards writes, and a typed line
+and stand-in the pickers can write is what companion.domain.cards writes, and a typed line
 splits into the same cards on the phone and on the server."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import Card, Joker, games, parse_card
-from companion.rules.cards import SEPARATORS
+from companion.domain import Card, Joker, all_games, parse_card
+from companion.domain.cards import SEPARATORS
 
 TYPED = "r1 R2,R3;\tR4 ,; *  10H\n"
 
 
 def test_every_card_the_scripts_write_is_the_rules_cores(server: Any, page: Any) -> None:
-    for game in games():
+    for game in all_games():
         desc = game.descriptor()
         page.goto(f"{server.url}/referee/turn?game={game.id}")
         written = page.evaluate(

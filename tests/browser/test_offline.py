@@ -26,9 +26,9 @@ from phone import ARGS, CHROMIUM, PHONE, QuietHandler, answer, fake_clock, follo
 from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from companion import store
-from companion.app import create_app
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.web.app import create_app
 
 NAMES = ["Anna", "Béla", "Cili"]
 BUDGET = 60 * 1024  # issue 3 and 11: every page's first load transfers under 60 KB

@@ -31,7 +31,7 @@ from bench.taps import (
     wait_filled,
     wait_saved,
 )
-from companion.rules import score_document
+from companion.domain import score_document
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from phone import follow, shot
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 SIX = ["Anna-Katharina", "Bartholomäus", "Вячеслав", "Zsófia Eleonóra", "Ødegaard", "Li"]
 BUDGET = 60 * 1024  # issue 3: the first load of the scoreboard transfers under 60 KB

@@ -9,8 +9,8 @@ import pytest
 from phone import follow, scroll_width, shot
 from support import load
 
-from companion.catalogues import translator
-from companion.rules import check_meld, render
+from companion.domain import check_meld, render
+from companion.i18n.catalogues import translator
 
 LANGUAGES = ("hu", "de", "bg")
 

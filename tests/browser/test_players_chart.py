@@ -8,8 +8,8 @@ import pytest
 from phone import follow, scroll_width, shot, start
 from support import load
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 NAMES = ["Zsófi", "Márk", "Krisztina-Borbála", "Лили"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from phone import CLOSE_WALKER, start
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 #: The page as a background tab sees itself (see the module's docstring).
 BACKGROUND = """

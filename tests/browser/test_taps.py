@@ -23,7 +23,7 @@ from bench.taps import (
     meld_taps,
     new_match,
 )
-from companion.rules import score_document
+from companion.domain import score_document
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

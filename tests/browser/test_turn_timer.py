@@ -11,9 +11,9 @@ import pytest
 from phone import fake_clock, follow, scroll_width, shot
 from playwright.sync_api import expect
 
-from companion import store
-from companion.db import get_session
-from companion.rules import get_game
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain import get_game
 
 NAMES = ["Anna", "Béla", "Cili"]
 # Record what the page asks of the phone: vibrations and the screen wake lock.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import read_table, score_game
-from companion.rules.rummy17.bonus import Award
-from companion.rules.rummy17.scoring import GameResult
+from companion.domain import read_table, score_game
+from companion.domain.games.rummy17.bonus import Award
+from companion.domain.games.rummy17.scoring import GameResult
 
 FIVE = ["most-cards", "most-sets", "most-runs", "longest-run", "went-out"]
 

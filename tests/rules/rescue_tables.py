@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from companion.rules import Card, get_game
+from companion.domain import Card, get_game
 
 
 def faces(game: str) -> list[str]:

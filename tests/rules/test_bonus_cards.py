@@ -2,8 +2,8 @@
 
 from helpers import FILLER, Catalogue, award_of, game, scored, with_card
 
-from companion.rules import BONUS_CARDS, score_document
-from companion.rules.messages import render
+from companion.domain import BONUS_CARDS, score_document
+from companion.domain.messages import render
 
 
 def two(card: str, anna: list[list[str]], bela: list[list[str]], **kw) -> dict:

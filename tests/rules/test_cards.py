@@ -2,8 +2,8 @@
 
 import pytest
 
-from companion.rules import Card, EntryError, Joker, parse_card
-from companion.rules.rummy17.play import full_deck, jokers
+from companion.domain import Card, EntryError, Joker, parse_card
+from companion.domain.games.rummy17.play import full_deck, jokers
 
 
 def test_R17_1_the_deck_has_85_cards_each_once_and_five_jokers_one_per_colour():
@@ -68,7 +68,7 @@ def test_rummikub_has_no_value_14():
 def test_the_examples_in_parse_cards_docstring_hold():
     import doctest
 
-    from companion.rules import cards
+    from companion.domain import cards
 
     assert doctest.testmod(cards, raise_on_error=True).attempted >= 2
 

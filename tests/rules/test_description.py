@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import Description, Game, games
+from companion.domain import Description, Game, all_games
 
-GAMES = games()
+GAMES = all_games()
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
@@ -70,7 +70,7 @@ def test_the_copies_of_a_card_are_the_ones_the_entry_checks_allow(game: Game) ->
     """The walker's "All colours" key leaves out a card lying elsewhere ``copies`` times
     (issue 26): the same number the rules core checks a round against (R17-1, DK-4, DO-6);
     Manipulation's depends on the table's decks (DM-8), so it gives none."""
-    from companion.rules.rummy17.turn import ONCE
+    from companion.domain.games.rummy17.turn import ONCE
 
     copies = game.describe().cards.copies
     assert game.descriptor()["cards"]["copies"] == copies

@@ -3,7 +3,7 @@
 import pytest
 from helpers import game
 
-from companion.rules import EntryError, score_document
+from companion.domain import EntryError, score_document
 
 
 def base() -> dict:
@@ -215,7 +215,7 @@ def test_errors_about_a_document_field_name_it_for_forms(change, field):
 
 
 def test_R17_15a_doubles_answers_for_a_form_being_filled_in():
-    from companion.rules import doubles
+    from companion.domain import doubles
 
     assert doubles("Anna", "k17") and not doubles("Anna", "K16")
     assert not doubles(None, "K17") and not doubles("Anna", "") and not doubles("Anna", "K99")

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import load
 
-from companion.rules import EntryError, get_game
-from companion.rules.events import (
+from companion.domain import EntryError, get_game
+from companion.domain.club import (
     event_standings,
     met_pairs,
     read_event,
@@ -233,7 +233,7 @@ def test_ev5_ties_count_half():
 
 
 def test_ev5_manipulation_ranks_as_its_end_bonuses_leave_it():
-    from companion.rules import match_document
+    from companion.domain import match_document
 
     doc = load("manipulation-round.json")
     players = [p["name"] for p in doc["players"]]
@@ -364,7 +364,7 @@ def test_standings_share_per_table_sums_to_half_its_size(points):
 
 def test_event_standings_are_pure_over_match_results():
     doc = event([table(["A", "B", "C"], [0, 5, 10])])
-    from companion.rules import match_document
+    from companion.domain import match_document
 
     results = [[match_document({**doc["sessions"][0]["tables"][0], "game": "rummikub"})]]
     direct = event_standings(doc["entrants"], results)

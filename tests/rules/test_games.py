@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules import Card, EntryError, Game, games, get_game, score_document
+from companion.domain import Card, EntryError, Game, all_games, get_game, score_document
 
 #: The smallest legal round of each game: the first player went out, the second did not.
 MINIMAL: dict[str, dict[str, Any]] = {
@@ -35,7 +35,7 @@ MINIMAL: dict[str, dict[str, Any]] = {
     },
 }
 
-GAMES = games()
+GAMES = all_games()
 
 
 def test_every_game_has_a_minimal_round_here_and_rummy_17_comes_first():
@@ -117,17 +117,17 @@ def test_every_card_of_the_deck_reads_back_as_itself(game: Game):
 
 
 def test_games_come_in_the_rulebooks_order_whichever_was_registered_first():
-    from companion.rules.game import forget_games, register_game
+    from companion.domain.game import forget_games, register_game
 
-    saved = list(games())
+    saved = list(all_games())
     try:
         forget_games()
         for game in reversed(saved):  # Manipulation found first, …
             register_game(game)
-        assert [g.id for g in games()] == ["rummy17", "rummikub", "rummy-o", "manipulation"]
+        assert [g.id for g in all_games()] == ["rummy17", "rummikub", "rummy-o", "manipulation"]
     finally:
         forget_games()
-    assert [g.id for g in games()] == [g.id for g in saved]
+    assert [g.id for g in all_games()] == [g.id for g in saved]
 
 
 def test_R17_15a_the_form_asks_the_game_whether_a_round_doubles():

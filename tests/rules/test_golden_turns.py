@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules import EntryError, get_game
+from companion.domain import EntryError, get_game
 
 GOLDEN = Path(__file__).parent.parent / "data" / "turn-verdicts.jsonl.gz"
 GAMES = ("rummikub", "rummy-o", "manipulation", "rummy17")

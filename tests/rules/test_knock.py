@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.catalogues import translator
-from companion.rules import EntryError
-from companion.rules import knock as knock_document
+from companion.domain import EntryError
+from companion.domain import knock as knock_document
+from companion.i18n.catalogues import translator
 
 SEATS = ["Anna", "Béla", "Cili", "Dani"]
 

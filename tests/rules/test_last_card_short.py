@@ -11,9 +11,9 @@ import copy
 import pytest
 from support import load
 
-from companion.catalogues import translator
-from companion.rules import EntryError, localize, match_document, score_document
-from companion.rules.rummy17.document import doubles
+from companion.domain import EntryError, localize, match_document, score_document
+from companion.domain.games.rummy17.document import doubles
+from companion.i18n.catalogues import translator
 
 
 def round_with(last: object) -> dict:

@@ -4,7 +4,7 @@ import pytest
 from helpers import game
 from support import load, subset
 
-from companion.rules import EntryError, dealer_of, left_of, match_document, standings
+from companion.domain import EntryError, dealer_of, left_of, match_document, standings
 
 
 def test_public_match_example_reproduces_its_expected_result():

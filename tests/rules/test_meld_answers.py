@@ -15,17 +15,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.catalogues import translator
-from companion.rules import (
+from companion.domain import (
     Card,
     EntryError,
+    all_games,
     check_meld,
-    games,
     get_game,
     localize,
     parse_card,
     score_document,
 )
+from companion.i18n.catalogues import translator
 
 TILE_GAMES = ["rummikub", "rummy-o"]
 
@@ -204,7 +204,7 @@ def test_RK_12_mixed_readings_name_their_kind_and_the_headline_is_the_first():
     assert f"like {first} (RK-12)" in v["reason"] and v["rule"] == "RK-12"
 
 
-@pytest.mark.parametrize("game", [g.id for g in games()])
+@pytest.mark.parametrize("game", [g.id for g in all_games()])
 def test_RK_6_RO_6_value_only_for_a_game_with_an_initial_meld(game):
     g = get_game(game)
     deck = g.deck

@@ -2,8 +2,8 @@
 
 import pytest
 
-from companion.rules import Card, analyse_meld, check_meld, parse_card
-from companion.rules.rummy17.melds import MeldError
+from companion.domain import Card, analyse_meld, check_meld, parse_card
+from companion.domain.games.rummy17.melds import MeldError
 
 
 def meld(*cards: str):
@@ -112,7 +112,7 @@ def test_D17_6_a_stated_stand_in_must_fit_the_meld():
 
 
 def test_check_refuses_an_unreadable_card_as_bad_input():
-    from companion.rules import EntryError
+    from companion.domain import EntryError
 
     with pytest.raises(EntryError):
         check_meld("rummy17", ["R3", "R4", "Q5"])

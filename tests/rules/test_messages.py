@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from helpers import Catalogue
 
-from companion.rules import BONUS_CARDS, Collector, EntryError, Problem, games, parse_card
-from companion.rules.errors import about
-from companion.rules.messages import MESSAGES, TERMS, join, location, render
+from companion.domain import BONUS_CARDS, Collector, EntryError, Problem, all_games, parse_card
+from companion.domain.errors import about
+from companion.domain.messages import MESSAGES, TERMS, join, location, render
 
-RULES = Path(__file__).parents[2] / "companion" / "rules"
+RULES = Path(__file__).parents[2] / "companion" / "domain"
 CODE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)+$")
 
 #: A plausible value for every parameter a message uses: a new parameter must be added here.
@@ -107,9 +107,9 @@ def _load_every_rules_module() -> None:
     import importlib
     import pkgutil
 
-    import companion.rules as core
+    import companion.domain as core
 
-    for found in pkgutil.walk_packages(core.__path__, "companion.rules."):
+    for found in pkgutil.walk_packages(core.__path__, "companion.domain."):
         importlib.import_module(found.name)
 
 
@@ -130,7 +130,7 @@ def _codes_in_source() -> set[str]:
 
 
 def test_every_code_raised_in_the_rules_core_has_a_message():
-    ids = set(BONUS_CARDS) | {g.id for g in games()}  # ids of bonus cards and games, not codes
+    ids = set(BONUS_CARDS) | {g.id for g in all_games()}  # ids of bonus cards and games, not codes
     assert _codes_in_source() - ids - set(MESSAGES) == set()
 
 

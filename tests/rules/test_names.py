@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import EntryError, check_names, match_document
-from companion.rules.events import read_entrants
-from companion.rules.names import name_key, spelled
-from companion.rules.stats import same_player
+from companion.domain import EntryError, check_names, match_document
+from companion.domain.club import read_entrants
+from companion.domain.names import name_key, spelled
+from companion.domain.stats import same_player
 
 #: Each looks like "Anna" on a phone.
 LOOKALIKES = [

@@ -3,7 +3,7 @@
 import pytest
 from support import load, subset
 
-from companion.rules import EntryError, match_document, score_document
+from companion.domain import EntryError, match_document, score_document
 
 
 def rk(racks: dict, went_out=None, game="rummikub") -> dict:
@@ -192,7 +192,7 @@ def test_DK_3_a_rummikub_match_adds_rounds_and_passes_the_deal():
 
 
 def verdict(game: str, *cards: str) -> dict:
-    from companion.rules import check_meld
+    from companion.domain import check_meld
 
     return check_meld(game, list(cards))
 

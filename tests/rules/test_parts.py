@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from test_properties import tables
 
-from companion.rules import EntryError, get_game, score_document
+from companion.domain import EntryError, get_game, score_document
 
 SEATS = ["Anna", "Béla", "Cili"]
 

@@ -3,11 +3,11 @@
 import pytest
 from helpers import game
 
-from companion.rules import BONUS_CARDS, Card, EntryError, Joker, analyse_meld, parse_card
-from companion.rules import score_document as score
-from companion.rules.rummy17.deck import RUMMY17
-from companion.rules.rummy17.melds import MeldError
-from companion.rules.rummy17.play import (
+from companion.domain import BONUS_CARDS, Card, EntryError, Joker, analyse_meld, parse_card
+from companion.domain import score_document as score
+from companion.domain.games.rummy17.deck import RUMMY17
+from companion.domain.games.rummy17.melds import MeldError
+from companion.domain.games.rummy17.play import (
     add_to_meld,
     draw_pile_size,
     full_deck,

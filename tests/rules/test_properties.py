@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import BONUS_CARDS, score_document
+from companion.domain import BONUS_CARDS, score_document
 
 COLOURS = "RBGYK"
 NAMES = ["Anna", "Béla", "Cili", "Dani", "Emő", "Феня"]

@@ -1,4 +1,4 @@
-"""The rules reference (companion/reference): every clause of every game, in every language
+"""The rules reference (companion/i18n/reference): every clause of every game, in every language
 written so far, once and in order; the markdown subset read safely; search; clause links."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from hypothesis import strategies as st
 from markupsafe import Markup, escape
 from support import load
 
-from companion import reference
-from companion.catalogues import LANGUAGES
-from companion.rules import BONUS_CARDS, games
-from companion.rules.messages import MESSAGES
+from companion.domain import BONUS_CARDS, all_games
+from companion.domain.messages import MESSAGES
+from companion.i18n import reference
+from companion.i18n.catalogues import LANGUAGES
 
 #: Every clause id of the rules files, in order (copied from the rules files).
 CLAUSES: dict[str, list[str]] = {
     k: v for k, v in load("reference-clauses.json").items() if not k.startswith("_")
 }
-GAME_IDS = [g.id for g in games()]
+GAME_IDS = [g.id for g in all_games()]
 # Every language of the app has the whole reference.
 REQUIRED = list(LANGUAGES)
 WRITTEN = sorted({*REQUIRED, *reference.written()})
@@ -61,7 +61,7 @@ def test_the_text_cites_no_unknown_clause(lang: str, game: str) -> None:
 
 def test_every_clause_the_app_cites_has_a_place_in_the_reference() -> None:
     cited = {card.rule for card in BONUS_CARDS.values()}
-    for game in games():
+    for game in all_games():
         cited |= {game.seats_rule, game.first_seat_rule, game.series_rule}
         cited |= {d.rule for d in game.decisions} | {e.rule for e in game.endings}
     for text in MESSAGES.values():

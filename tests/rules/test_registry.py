@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.game import ENTRY_POINTS, installed
+from companion.domain.game import ENTRY_POINTS, installed
 
 
 @pytest.mark.parametrize("group", [ENTRY_POINTS, "console_scripts", "pytest11", "babel.extractors"])
@@ -19,10 +19,10 @@ def test_the_registry_reads_entry_points_as_importlib_metadata_does(group: str) 
 
 def test_the_games_built_in_are_installed_under_companion_games() -> None:
     assert dict(installed(ENTRY_POINTS)) == {
-        "rummy17": "companion.rules.rummy17:GAME",
-        "rummikub": "companion.rules.rummikub:GAME",
-        "rummy-o": "companion.rules.rummy_o:GAME",
-        "manipulation": "companion.rules.manipulation:GAME",
+        "rummy17": "companion.domain.games.rummy17:GAME",
+        "rummikub": "companion.domain.games.rummikub:GAME",
+        "rummy-o": "companion.domain.games.rummy_o:GAME",
+        "manipulation": "companion.domain.games.manipulation:GAME",
     }
 
 

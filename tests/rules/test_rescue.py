@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rescue_tables import cards_of, full_table, impossible_table, legal_table
 
-from companion.rules import Card, EntryError, get_game
+from companion.domain import Card, EntryError, get_game
 
 TILE_GAMES = ["rummikub", "rummy-o", "manipulation"]
 

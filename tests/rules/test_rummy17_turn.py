@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules import EntryError, check_turn
+from companion.domain import EntryError, check_turn
 
 CONTRACT_EXAMPLE = {
     "game": "rummy17",

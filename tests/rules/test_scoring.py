@@ -4,7 +4,7 @@ import pytest
 from helpers import FIVE, game, scored
 from support import load, subset
 
-from companion.rules import EntryError, score_document
+from companion.domain import EntryError, score_document
 
 
 @pytest.mark.parametrize("name", ["rummy17-round", "rummy17-doubled"])

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.rules import EntryError, check_turn, get_game
+from companion.domain import EntryError, check_turn, get_game
 
 TILE_GAMES = ("rummikub", "rummy-o", "manipulation")
 

@@ -1,4 +1,4 @@
-"""Figures across matches (companion.rules.stats): plain values in, the results' sums out."""
+"""Figures across matches (companion.domain.stats): plain values in, the results' sums out."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support import load
 
-from companion.rules import BONUS_CARDS, EntryError, games, match_document, score_document
-from companion.rules.stats import across_matches, same_player
+from companion.domain import BONUS_CARDS, EntryError, all_games, match_document, score_document
+from companion.domain.stats import across_matches, same_player
 
 NAMES = ["Anna", "Béla", "Cili", "Dóra"]
 
@@ -103,7 +103,7 @@ def test_games_are_kept_apart() -> None:
 @st.composite
 def rounds_of(draw: st.DrawFn, game_id: str, players: list[str]) -> dict[str, Any]:
     """A round of any game in its short forms; who went out holds nothing."""
-    game = next(g for g in games() if g.id == game_id)
+    game = next(g for g in all_games() if g.id == game_id)
     if game.melds_entered:
         colours = ["R", "B", "G", "Y", "K"]
         cards = draw(
@@ -135,7 +135,7 @@ def spelled(draw: st.DrawFn, name: str) -> str:
 def match_lists(draw: st.DrawFn) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for i in range(draw(st.integers(1, 4))):
-        game_id = draw(st.sampled_from([g.id for g in games()]))
+        game_id = draw(st.sampled_from([g.id for g in all_games()]))
         players = draw(st.lists(st.sampled_from(NAMES), min_size=2, max_size=4, unique=True))
         typed = [spelled(draw, n) for n in players]
         count = draw(st.integers(0, len(players)))

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from companion.rules import EntryError, check_meld, check_turn, get_game, score_document
-from companion.rules import knock as knock_document
+from companion.domain import EntryError, check_meld, check_turn, get_game, score_document
+from companion.domain import knock as knock_document
 
 RK = "rummikub"
 RO = "rummy-o"
@@ -685,8 +685,8 @@ def test_rummy17_fixes_name_the_player_meld_and_card() -> None:
 
 
 def test_fixes_are_said_in_the_tables_language() -> None:
-    from companion.catalogues import translator
-    from companion.rules import localize
+    from companion.domain import localize
+    from companion.i18n.catalogues import translator
 
     verdict = localize(check_turn(TURNS[4][1]), translator("de"))
     assert verdict["problems"][0]["fix"] == "R6 wieder in eine Kombination auf dem Tisch legen."

@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from companion.rules import check_turn, get_game
+from companion.domain import check_turn, get_game
 
 GAMES = ["rummikub", "rummy-o", "manipulation"]
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from companion.catalogues import translator
-from companion.rules import EntryError, check_turn, localize
+from companion.domain import EntryError, check_turn, localize
+from companion.i18n.catalogues import translator
 
 
 def turn(game: str, before: list, after: list, hand: list | None = None, **extra: Any) -> dict:
@@ -345,7 +345,7 @@ FOURTEEN = ["R1", "R1", "K2", "K2", "B3", "B3", "O1", "O2", "O3", "O4", "O5", "O
 
 
 def test_rk3_three_pairs_allow_a_redeal():
-    from companion.rules import check_redeal
+    from companion.domain import check_redeal
 
     verdict = check_redeal("rummikub", FOURTEEN)
     assert verdict["redeal"] is True
@@ -354,7 +354,7 @@ def test_rk3_three_pairs_allow_a_redeal():
 
 
 def test_rk3_two_pairs_do_not():
-    from companion.rules import check_redeal
+    from companion.domain import check_redeal
 
     tiles = [*FOURTEEN[:4], "B3", "B4", *FOURTEEN[6:]]
     verdict = check_redeal("rummikub", tiles)
@@ -364,7 +364,7 @@ def test_rk3_two_pairs_do_not():
 
 
 def test_rk3_the_first_fourteen_tiles_only():
-    from companion.rules import check_redeal
+    from companion.domain import check_redeal
 
     with pytest.raises(EntryError) as err:
         check_redeal("rummikub", FOURTEEN[:13])
@@ -372,7 +372,7 @@ def test_rk3_the_first_fourteen_tiles_only():
 
 
 def test_only_rummikub_has_a_redeal():
-    from companion.rules import check_redeal
+    from companion.domain import check_redeal
 
     with pytest.raises(EntryError) as err:
         check_redeal("rummy-o", FOURTEEN)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.rules import Card, get_game
+from companion.domain import Card, get_game
 
 TILE_GAMES = ("rummikub", "rummy-o", "manipulation")
 NAMES = ("Anna", "Béla", "Cili", "Dani")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pdfcheck import A4, LETTER, font_sizes, page_sizes, reader, same_size, text
 
-from companion.rules import BONUS_CARDS, EntryError
-from companion.sheets import blank_sheet
+from companion.adapters.sheets import blank_sheet
+from companion.domain import BONUS_CARDS, EntryError
 
 
 @pytest.mark.parametrize("players", [2, 6])

@@ -9,11 +9,11 @@ import pytest
 from pdfcheck import A4, LETTER, font_sizes, page_sizes, reader, same_size, text
 from sheet_samples import manipulation_long, manipulation_to_150, sample_match, sample_rack_match
 
-from companion.rules import EntryError, get_game, match_document, score_document
-from companion.rules import manipulation as mr
-from companion.rules import rummikub as rk
-from companion.rules import rummy_o as ro
-from companion.sheets import blank_sheet, match_sheet
+from companion.adapters.sheets import blank_sheet, match_sheet
+from companion.domain import EntryError, get_game, match_document, score_document
+from companion.domain.games import manipulation as mr
+from companion.domain.games import rummikub as rk
+from companion.domain.games import rummy_o as ro
 
 URL = "https://companion.example/v/Qx7kP2mZ9aLr4TbW"
 
@@ -186,7 +186,7 @@ def test_six_players_twelve_rounds_and_a_long_correction_fit_one_a4_page(lang: s
     room there): six players' twelve games, every hand counted, and a correction of every
     hand stay one A4 page in every language (hu, de and bg took two when the corrections were
     printed below both columns)."""
-    from companion.catalogues import translator
+    from companion.i18n.catalogues import translator
 
     names = ["Anna", "Béla", "Cili", "Dani", "Emő", "Feri"]
     bonus = ["most-cards", "most-sets", "longest-run", "most-red", "highest-triple"]

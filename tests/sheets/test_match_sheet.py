@@ -11,8 +11,8 @@ import segno
 from pdfcheck import A4, LETTER, font_sizes, page_sizes, reader, same_size, text
 from sheet_samples import NAMES, sample_match
 
-from companion.rules import BONUS_CARDS, EntryError, get_game, match_document, score_document
-from companion.sheets import match_sheet, match_sheet_from_document, short_labels
+from companion.adapters.sheets import match_sheet, match_sheet_from_document, short_labels
+from companion.domain import BONUS_CARDS, EntryError, get_game, match_document, score_document
 
 URL = "https://companion.example/v/Qx7kP2mZ9aLr4TbW"
 HISTORY = [
@@ -209,9 +209,9 @@ def test_text_is_set_in_dejavu_embedded_in_the_pdf(big_a4: bytes) -> None:
 
 
 def test_column_heads_never_share_an_abbreviation_and_wrap_before_they_collide() -> None:
-    from companion.catalogues import translator
-    from companion.rules import get_game
-    from companion.sheets.render import column_heads, heads_fit
+    from companion.adapters.sheets.render import column_heads, heads_fit
+    from companion.domain import get_game
+    from companion.i18n.catalogues import translator
 
     hungarian = translator("hu")
     heads = column_heads(get_game("rummy17").columns, hungarian)

@@ -10,7 +10,7 @@ from pdfcheck import A4, LETTER, page_sizes, reader, same_size, text
 from sheet_samples import manipulation_to_150, sample_rack_match
 from support import DATA, load, run_companion
 
-from companion.rules import games, get_game, match_document
+from companion.domain import all_games, get_game, match_document
 
 run = run_companion
 
@@ -86,7 +86,7 @@ def test_pdf_of_every_game(tmp_path: Path, doc: dict) -> None:
         assert f"{s['rank']}. {s['name']} {s['total']}" in got
 
 
-@pytest.mark.parametrize("game", [g.id for g in games()])
+@pytest.mark.parametrize("game", [g.id for g in all_games()])
 def test_blank_of_every_game_and_its_seats(tmp_path: Path, game: str) -> None:
     out = tmp_path / "blank.pdf"
     kind = get_game(game)

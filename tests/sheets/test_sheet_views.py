@@ -13,13 +13,13 @@ from flask.testing import FlaskClient
 from pdfcheck import A4, LETTER, page_sizes, reader, same_size, text
 from sheet_samples import manipulation_to_150, sample_match, sample_rack_match
 
-from companion import store
-from companion.app import create_app
-from companion.catalogues import translator
-from companion.db import get_session
-from companion.rules import games, get_game
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain import all_games, get_game
+from companion.i18n.catalogues import translator
+from companion.web.app import create_app
 
-GAMES = [g.id for g in games()]
+GAMES = [g.id for g in all_games()]
 
 
 @pytest.fixture
@@ -230,5 +230,5 @@ def test_bad_blank_sheet_requests_are_400_in_plain_words(
 ) -> None:
     response = client.get(f"/sheets/blank.pdf?{query}")
     assert response.status_code == 400
-    words = words.format(games=", ".join(g.id for g in games()))  # in the registry's order
+    words = words.format(games=", ".join(g.id for g in all_games()))  # in the registry's order
     assert words in response.get_data(as_text=True)

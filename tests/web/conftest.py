@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from support import POSTGRES_ENV, postgres_schema, unavailable  # noqa: F401
 
-from companion.app import create_app
+from companion.web.app import create_app
 
 DATABASES = ["sqlite", "postgresql"]
 
@@ -104,7 +104,7 @@ def runner(app: Flask) -> FlaskCliRunner:
 @pytest.fixture
 def session(app: Flask) -> Iterator[object]:
     """A database session inside an app context (what a view gets from get_session)."""
-    from companion.db import get_session
+    from companion.adapters.db import get_session
 
     with app.app_context():
         yield get_session()

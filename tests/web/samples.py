@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import games
+from companion.domain import all_games
 
 PLAYERS = ["Anna", "Béla", "Cili"]
-GAMES = [game.id for game in games()]
+GAMES = [game.id for game in all_games()]
 BONUS_CARDS = ["most-cards", "most-sets", "longest-run", "most-red", "highest-triple"]
 
 
 def sample_round(game: str, points: int = 1, players: list[str] | None = None) -> dict[str, Any]:
     """A valid round of ``game`` where player i is left with ``points + i`` (short forms)."""
     names = players or PLAYERS
-    kind = next(g for g in games() if g.id == game)
+    kind = next(g for g in all_games() if g.id == game)
     if kind.melds_entered:  # Rummy 17: melds, hands as counts, five bonus cards (R17-3)
         return {
             "game": game,

@@ -11,8 +11,8 @@ import json
 import pytest
 from support import load, subset
 
-from companion import store
-from companion.rules import check_meld, games, match_document, score_document
+from companion.adapters import store
+from companion.domain import all_games, check_meld, match_document, score_document
 
 EXAMPLES = ["rummy17-round", "rummy17-doubled"]
 
@@ -111,7 +111,7 @@ def test_api_is_post_only_and_unknown_api_paths_are_json_404(client):
 def make_series(app):
     doc = load("rummy17-match.json")
     with app.app_context():
-        from companion.db import get_session
+        from companion.adapters.db import get_session
 
         session = get_session()
         match = store.create_match(
@@ -166,7 +166,7 @@ def test_match_json_reflects_an_edit(app, client):
     edited = copy.deepcopy(doc["rounds"][0])
     edited["players"][1]["hand"] = ["R1", "Y16"]
     with app.app_context():
-        from companion.db import get_session
+        from companion.adapters.db import get_session
 
         session = get_session()
         fresh = store.get_by_edit_token(session, match.edit_token)
@@ -179,15 +179,15 @@ def test_match_json_reflects_an_edit(app, client):
 def test_games_lists_every_descriptor(client):
     response = client.get("/api/v1/games")
     assert response.status_code == 200
-    assert response.json == [game.descriptor() for game in games()]
+    assert response.json == [game.descriptor() for game in all_games()]
     assert [g["id"] for g in response.json] == ["rummy17", "rummikub", "rummy-o", "manipulation"]
 
 
-@pytest.mark.parametrize("game", [game.id for game in games()])
+@pytest.mark.parametrize("game", [game.id for game in all_games()])
 def test_one_game_descriptor(client, game):
     response = client.get(f"/api/v1/games/{game}")
     assert response.status_code == 200
-    assert response.json == next(g.descriptor() for g in games() if g.id == game)
+    assert response.json == next(g.descriptor() for g in all_games() if g.id == game)
 
 
 @pytest.mark.parametrize("game", ["chess", "RUMMY17", "rummy 17"])

@@ -17,10 +17,10 @@ import pytest
 from flask import Flask, template_rendered
 from samples import PLAYERS, sample_round
 
-from companion import cache, store
-from companion.db import get_session
-from companion.renderer import renderer
-from companion.store import reading
+from companion.adapters import cache, store
+from companion.adapters.db import get_session
+from companion.adapters.renderer import renderer
+from companion.adapters.store import reading
 
 GAME = "rummikub"
 
@@ -202,7 +202,7 @@ def test_renderers_run_niceness_below_the_server_once_not_twice(app, client):
     """The server lowers a renderer as soon as it exists (WeasyPrint's import takes half a
     second of a core before the renderer's own nice runs), and the renderer then lowers
     itself only to the same level: NICENESS below the server, not twice that."""
-    from companion.renderer import NICENESS
+    from companion.adapters.renderer import NICENESS
 
     _edit, view = start(app)
     assert client.get(f"/v/{view}/sheet.pdf?lang=bg").status_code == 200

@@ -13,8 +13,8 @@ import pytest
 from flask import Flask, get_template_attribute
 from flask.testing import FlaskClient
 
-from companion.rules import get_game
-from companion.web.common import descriptor
+from companion.domain import get_game
+from companion.web.pages.common import descriptor
 
 ROUND = {
     "game": "rummy17",

@@ -1,4 +1,4 @@
-"""A public server limits what one address can start (companion.ratelimit, Flask-Limiter).
+"""A public server limits what one address can start (companion.web.ratelimit, Flask-Limiter).
 
 Starting a match (the start page, a rematch, the API) or an event (its page, the API) counts
 against one limit per client address; reading, saving rounds and seating an event's
@@ -18,8 +18,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from samples import sample_round
 
-from companion.app import create_app
-from companion.ratelimit import SqliteStorage, client_address
+from companion.web.app import create_app
+from companion.web.ratelimit import SqliteStorage, client_address
 
 START = 1_800_000_000.0
 MATCH = {"game": "rummikub", "players": ["Anna", "Béla"], "first_dealer": "Anna"}
@@ -182,7 +182,7 @@ def test_an_ipv6_address_counts_by_its_network(remote: str, key: str) -> None:
 
 
 def test_the_openapi_document_says_a_start_may_be_refused() -> None:
-    from companion.openapi import document
+    from companion.web.api.openapi import document
 
     paths = document()["paths"]
     for path in ("/api/v1/matches", "/api/v1/events"):

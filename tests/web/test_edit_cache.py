@@ -16,10 +16,10 @@ import pytest
 from flask import Flask, template_rendered
 from samples import PLAYERS, sample_round
 
-from companion import cache, store
-from companion.db import get_session
-from companion.store import matches
-from companion.web import pages
+from companion.adapters import cache, store
+from companion.adapters.db import get_session
+from companion.adapters.store import matches
+from companion.web.pages import matches as pages
 
 GAME = "rummikub"
 

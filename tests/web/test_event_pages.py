@@ -17,10 +17,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from companion import events
-from companion.db import get_session
-from companion.rules.events import standings
-from companion.web import events as events_web
+from companion.adapters.db import get_session
+from companion.adapters.store import events
+from companion.domain.club import standings
+from companion.web.pages import events as events_web
 
 NAMES = ["Anna", "Béla", "Cili", "Dani", "Emil", "Feri", "Gabi", "Hanna", "Ildi", "Jenő"]
 

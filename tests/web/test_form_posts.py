@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from markupsafe import escape
 from samples import PLAYERS
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 EXAMPLES = int(os.environ.get("COMPANION_FUZZ_EXAMPLES", "50"))
 FORMS = settings(

@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from samples import PLAYERS, sample_round
 
-from companion import store
-from companion.db import get_session
-from companion.forms import round_form_class
-from companion.rules import games
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain import all_games
+from companion.web.pages.forms import round_form_class
 
 EXAMPLES = int(
     os.environ.get("COMPANION_FUZZ_EXAMPLES", "150" if os.environ.get("CI") == "true" else "50")
@@ -44,7 +44,7 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
-GAME_IDS = [g.id for g in games()]
+GAME_IDS = [g.id for g in all_games()]
 
 # --- strategies ------------------------------------------------------------------------------
 

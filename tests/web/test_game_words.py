@@ -15,9 +15,9 @@ from pypdf import PdfReader
 from support import load
 from test_pages import NAMES, ROUNDS, form_data, revision, start
 
-from companion.catalogues import translator
-from companion.rules import EntryError, match_document
-from companion.rules.messages import IN_CONTEXT, say
+from companion.domain import EntryError, match_document
+from companion.domain.messages import IN_CONTEXT, say
+from companion.i18n.catalogues import translator
 
 GAME_WORD = {"hu": "1. játék", "de": "Spiel 1", "bg": "Игра 1"}
 ROUND_WORD = {"hu": "1. forduló", "de": "Runde 1", "bg": "Рунд 1"}

@@ -15,7 +15,7 @@ import pytest
 from samples import PLAYERS, sample_round
 from sqlmodel import Session
 
-from companion import store
+from companion.adapters import store
 
 TWINS = 8
 
@@ -44,7 +44,7 @@ def stored(app: Any, match: Any) -> Any:
 def count_matches(app: Any) -> int:
     from sqlalchemy import func, select
 
-    from companion.models import Match
+    from companion.adapters.models import Match
 
     with Session(app.extensions["companion_db"]) as session:
         return int(session.execute(select(func.count()).select_from(Match)).scalar_one())

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from support import load
 from test_pages import NAMES, form_data, start, stored_rounds
 
-from companion.rules import score_document
+from companion.domain import score_document
 
 
 def short_round(seventeen: bool = False) -> dict:

@@ -11,15 +11,17 @@ import pytest
 from samples import PLAYERS, sample_round
 from test_fuzz import HOSTILE_TEXT, RAW
 
-from companion import api_models, limits, store
-from companion.db import get_session
-from companion.rules import EntryError, games, parse_card, score_document
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain import EntryError, all_games, parse_card, score_document
+from companion.domain import bounds as limits
+from companion.web.api import models as api_models
 
 
 @pytest.fixture
 def rummy17(app):
     """The edit token of a Rummy 17 match (the game whose melds are entered)."""
-    game = next(g for g in games() if g.melds_entered)
+    game = next(g for g in all_games() if g.melds_entered)
     with app.app_context():
         match = store.create_match(
             get_session(), game=game.id, players=PLAYERS, first_dealer="Anna", games=3
@@ -139,7 +141,7 @@ def test_one_card_count_limit_and_one_message_in_the_api_and_the_rules_core(clie
 def test_the_points_limit_is_the_most_a_whole_box_is_worth():
     """No rack or hand holds more than the whole box; the box worth most sets the limit."""
     worth = {}
-    for game in games():
+    for game in all_games():
         if "points" not in [c.key for c in game.describe().counts]:
             continue
         deck, box = game.deck, game.limits({"players": ["A", "B", "C"]})

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 from samples import GAMES, PLAYERS, holding, sample_round
 
-from companion.rules import get_game, match_document
+from companion.domain import get_game, match_document
 
 API = "/api/v1/matches"
 

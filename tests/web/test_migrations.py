@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import Engine, MetaData, inspect, select
 from sqlmodel import Session
 
-from companion import store
-from companion.db import alembic_config, downgrade, make_engine, upgrade
+from companion.adapters import store
+from companion.adapters.db import alembic_config, downgrade, make_engine, upgrade
 
 PLAYERS = ["Anna", "Béla", "Cili"]
 START = datetime(2026, 11, 20, 19, 30, tzinfo=UTC)

@@ -10,8 +10,8 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 

@@ -8,8 +8,8 @@ import re
 import pytest
 from samples import PLAYERS, sample_round
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 
 @pytest.fixture

@@ -14,13 +14,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from support import load, unlinked
 
-from companion import store
-from companion.db import get_session
-from companion.rules import games, get_game, match_document, score_document
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain import all_games, get_game, match_document, score_document
 
 NAMES = ["Zsófi", "Márk", "Lili"]  # the players of tests/data/*-round.json
 ROOT = Path(__file__).resolve().parents[2]
-GAME_IDS = [g.id for g in games()]
+GAME_IDS = [g.id for g in all_games()]
 
 # One valid round of each game for NAMES, entered as a table would (cards and counts).
 ROUNDS: dict[str, dict[str, Any]] = {
@@ -131,7 +131,7 @@ def played(client: FlaskClient, edit: str, round_doc: dict[str, Any]) -> str:
 
 def test_home_offers_every_game_first(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
-    for game in games():
+    for game in all_games():
         assert f'href="/start/{game.id}"' in page and game.name in page
     assert "No matches yet" in page
     assert "<form" not in page  # choosing the game is a link: it works without JavaScript
@@ -879,8 +879,8 @@ def test_no_page_code_asks_which_game_it_is() -> None:
     """Game ids appear only in the rules core and under templates/games/<id>/ (the seam)."""
     shells = [
         *ROOT.joinpath("companion", "web").glob("*.py"),
-        ROOT / "companion" / "forms.py",
-        ROOT / "companion" / "web" / "tools.py",
+        ROOT / "companion" / "web" / "pages" / "forms.py",
+        ROOT / "companion" / "web" / "pages" / "tools.py",
         *ROOT.joinpath("templates").glob("*.html"),
         *ROOT.joinpath("templates", "games").glob("*.html"),
         *ROOT.joinpath("static").rglob("*.js"),

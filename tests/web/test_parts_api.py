@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.rules import score_document
+from companion.domain import score_document
 
 PLAYERS = {
     "rummy17": ["Anna", "Béla", "Cili"],

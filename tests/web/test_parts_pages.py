@@ -13,9 +13,9 @@ import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from companion.rules import games
+from companion.domain import all_games
 
-GAME_IDS = [g.id for g in games() if g.id in ("rummy17", "rummikub", "rummy-o", "manipulation")]
+GAME_IDS = [g.id for g in all_games() if g.id in ("rummy17", "rummikub", "rummy-o", "manipulation")]
 NAMES = ["Anna", "Béla", "Cili"]
 
 #: What Béla types on his own page, per game (the form's own field names), and the part.

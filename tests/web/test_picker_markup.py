@@ -12,13 +12,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import store
-from companion.db import get_session
-from companion.rules import games, get_game
-from companion.rules.cards import SEPARATORS
-from companion.web.common import example_cards, example_run
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain import all_games, get_game
+from companion.domain.cards import SEPARATORS
+from companion.web.pages.common import example_cards, example_run
 
-GAME_IDS = [g.id for g in games()]
+GAME_IDS = [g.id for g in all_games()]
 TABS = re.compile(r'<div class="tabs" id="picker-tabs">.*?</div>\s*', re.S)
 
 

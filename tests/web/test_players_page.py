@@ -12,9 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from support import load
 
-from companion import store
-from companion.db import get_session
-from companion.rules.stats import across_matches
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain.stats import across_matches
 
 
 def start(client: FlaskClient, game: str, names: list[str], title: str = "") -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from flask import Flask, session
 
-from companion.app import create_app
-from companion.security import HSTS, proxies
+from companion.web.app import create_app
+from companion.web.security import HSTS, proxies
 
 HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "club.example"}
 

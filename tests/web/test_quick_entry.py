@@ -8,7 +8,7 @@ import html
 from flask.testing import FlaskClient
 from test_pages import NAMES, start
 
-from companion.rules import games, get_game
+from companion.domain import all_games, get_game
 
 
 def test_r17_15a_every_one_tap_last_card_doubles_and_nothing_else_is_offered() -> None:
@@ -23,7 +23,7 @@ def test_r17_15a_every_one_tap_last_card_doubles_and_nothing_else_is_offered() -
 
 
 def test_only_a_game_with_a_last_card_offers_one_tap_last_cards() -> None:
-    for game in games():
+    for game in all_games():
         desc = game.descriptor()
         assert bool(desc.get("last_card_doubles")) <= bool(desc.get("last_card")), game.id
 

@@ -15,8 +15,8 @@ import pytest
 from samples import PLAYERS, sample_round
 from sqlmodel import Session
 
-from companion import store
-from companion.models import Match
+from companion.adapters import store
+from companion.adapters.models import Match
 
 CLIENTS = 16
 

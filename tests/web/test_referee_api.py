@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import check_turn
+from companion.domain import check_turn
 
 TURN = {
     "game": "rummy17",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 
 def test_knock_page_asks_for_seats_first(client):

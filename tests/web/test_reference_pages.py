@@ -12,10 +12,10 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from support import load
 
-from companion import reference
-from companion.rules import games
+from companion.domain import all_games
+from companion.i18n import reference
 
-GAME_IDS = [g.id for g in games()]
+GAME_IDS = [g.id for g in all_games()]
 CLAUSES = {k: v for k, v in load("reference-clauses.json").items() if not k.startswith("_")}
 WRITTEN = sorted({"en", "hu", *reference.written()})
 HOUSE = {"en": "House decision", "hu": "Házi értelmezés"}

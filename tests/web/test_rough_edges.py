@@ -7,7 +7,7 @@ import re
 from flask.testing import FlaskClient
 from samples import sample_round
 
-from companion.rules import get_game
+from companion.domain import get_game
 
 
 def test_the_favicon_is_there_for_a_page_that_does_not_name_it(client: FlaskClient) -> None:

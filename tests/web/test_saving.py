@@ -1,4 +1,4 @@
-"""The one save function (companion/saving.py, issue 15 point 4), on SQLite and PostgreSQL: a
+"""The one save function (companion/services/saving.py), on SQLite and PostgreSQL: a
 write is done once per idempotency key — a request sent again gets the write stored first,
 and so does a twin that lost the race to it — while a stale revision or a conflict with
 another write is raised for the caller to answer, with nothing changed."""
@@ -11,9 +11,10 @@ import pytest
 from samples import PLAYERS, sample_round
 from sqlmodel import Session
 
-from companion import saving, store
-from companion.models import Match
-from companion.rules import EntryError
+from companion.adapters import store
+from companion.adapters.models import Match
+from companion.domain import EntryError
+from companion.services import saving
 
 
 def started(session: Any) -> Match:

@@ -25,8 +25,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from companion import store
-from companion.db import get_session
+from companion.adapters import store
+from companion.adapters.db import get_session
 
 EXAMPLES = int(os.environ.get("COMPANION_SCHEMATHESIS_EXAMPLES", "15"))
 CHECKS = [

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from support import load
 
-from companion import store
-from companion.app import create_app
-from companion.db import get_session
-from companion.security import CONTENT_SECURITY_POLICY, secret_key
-from companion.store import new_token
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.adapters.store import new_token
+from companion.web.app import create_app
+from companion.web.security import CONTENT_SECURITY_POLICY, secret_key
 
 
 def make_match(app):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from live_server import ROOT, serving
 
-from companion.server import BACKLOG, CONNECTIONS, cores, workers
+from companion.web.server import BACKLOG, CONNECTIONS, cores, workers
 
 
 def children(pid: int) -> list[int]:

@@ -16,9 +16,9 @@ from pypdf import PdfReader
 from samples import PLAYERS, sample_round
 from test_event_pages import NAMES, seat, start, tables
 
-from companion import store
-from companion.db import get_session
-from companion.renderer import NICENESS, Renderer, _exclusive, keep, renderer
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.adapters.renderer import NICENESS, Renderer, _exclusive, keep, renderer
 
 GAME = "rummikub"
 

@@ -4,7 +4,7 @@
 pages: every one of those requests is answered, each within a generous 10 s (before, 70
 such connections held every thread and the pages timed out). How fast they are answered is
 bench/slowloris.py's to measure, not a test's: the machine may be loaded. Then requests that
-arrive in pieces, slowly, still work: the worker holds them until whole (companion/worker.py).
+arrive in pieces, slowly, still work: the worker holds them until whole (companion/web/worker.py).
 """
 
 from __future__ import annotations

@@ -31,10 +31,10 @@ from samples import PLAYERS, sample_round
 from sqlmodel import Session, select
 from support import postgres_schema
 
-from companion import store
-from companion.app import create_app
-from companion.db import get_session
-from companion.models import Match
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.adapters.models import Match
+from companion.web.app import create_app
 
 GAME = "rummikub"
 CLIENTS = 16
@@ -52,8 +52,8 @@ RACE_SECONDS = 3.0
 #: The server keeps no match results and no standings between requests, so every read scores
 #: every table from the database: the widest window a read can have (with the caches, a read
 #: scores a table only the first time its process sees it, and the same race is rarer).
-NO_CACHE = "import companion.cache, companion.events\n" + (
-    "companion.cache.results.size = companion.events.STANDINGS.size = 0"
+NO_CACHE = "import companion.adapters.cache, companion.adapters.store.events\n" + (
+    "companion.adapters.cache.results.size = companion.adapters.store.events.STANDINGS.size = 0"
 )
 
 

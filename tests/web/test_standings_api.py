@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from support import load
 
-from companion.openapi import document
-from companion.rules.events import standings
+from companion.domain.club import standings
+from companion.web.api.openapi import document
 
 
 def test_standings_over_http_equal_the_command(client):

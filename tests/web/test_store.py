@@ -1,4 +1,4 @@
-"""companion.store on SQLite and PostgreSQL: matches, rounds, revisions, dealers and history."""
+"""The store on SQLite and PostgreSQL: matches, rounds, revisions, dealers and history."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from samples import GAMES, PLAYERS, holding, sample_round
 from sqlmodel import Session, func, select
 from support import load
 
-from companion import store
-from companion.models import Change, Match, Round
-from companion.rules import EntryError, get_game, match_document
+from companion.adapters import store
+from companion.adapters.models import Change, Match, Round
+from companion.domain import EntryError, get_game, match_document
 
 SERIES = load("rummy17-match.json")
 
@@ -491,7 +491,7 @@ def test_the_migrations_build_exactly_the_tables_of_the_models(app):
 def test_the_migrations_go_down_and_up_again(app):
     from sqlalchemy import inspect
 
-    from companion.db import downgrade, upgrade
+    from companion.adapters.db import downgrade, upgrade
 
     engine = app.extensions["companion_db"]
     downgrade(engine, "0001")
@@ -510,7 +510,7 @@ def test_an_entry_from_a_newer_app_is_shown_by_its_code(session):
 
 
 def test_sqlite_busy_past_its_timeout_is_a_conflict_not_a_crash(tmp_path):
-    from companion.db import make_engine, upgrade
+    from companion.adapters.db import make_engine, upgrade
 
     engine = make_engine(
         f"sqlite:///{tmp_path / 'busy.sqlite3'}",

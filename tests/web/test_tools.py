@@ -8,7 +8,7 @@ import pytest
 from flask.testing import FlaskClient
 from support import unlinked
 
-from companion.rules import check_meld
+from companion.domain import check_meld
 
 
 def text(client: FlaskClient, url: str) -> str:

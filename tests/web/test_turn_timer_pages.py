@@ -13,9 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from support import unlinked
 
-from companion import store
-from companion.db import get_session
-from companion.rules import get_game
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.domain import get_game
 
 NAMES = ["Anna", "Béla", "Cili"]
 TIMED = {"rummikub": 60, "rummy-o": 180}  # RK-10: 1 minute; RO-10: 3 minutes

@@ -38,7 +38,7 @@ from live_server import Server, free_port
 from support import postgres_schema
 from test_pages import totals_shown
 
-from companion import db
+from companion.adapters import db
 
 MIGRATORS = 3
 PLAYERS = ["Anna", "Béla", "Cili", "Dani"]

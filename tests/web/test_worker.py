@@ -1,4 +1,4 @@
-"""companion.worker's reader: when a request held by the event loop is whole.
+"""companion.web.worker's reader: when a request held by the event loop is whole.
 
 In-process, on bytes alone. Whatever it cannot frame plainly goes to gunicorn's parser
 (``Unframed``): that parser stays the judge of the request, this reader only says when
@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.limits import MAX_BODY
-from companion.worker import CONTINUE, Arriving, Unframed
+from companion.domain.bounds import MAX_BODY
+from companion.web.worker import CONTINUE, Arriving, Unframed
 
 LIMITS = (4096, 800_000)
 

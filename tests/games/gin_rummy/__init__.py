@@ -18,15 +18,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.limits import MAX_POINTS
-from companion.rules.cards import Token
-from companion.rules.errors import EntryError
-from companion.rules.game import Choice, Column, Count, Decision, Game, RoundOutcome
-from companion.rules.holdings import Limits, face_value, named_player
-from companion.rules.manipulation import MANIPULATION
-from companion.rules.messages import N_, register
-from companion.rules.tile_melds import Style
-from companion.rules.tiles import LeftoverGame
+from companion.domain.bounds import MAX_POINTS
+from companion.domain.cards import Token
+from companion.domain.errors import EntryError
+from companion.domain.game import Choice, Column, Count, Decision, Game, RoundOutcome
+from companion.domain.games.manipulation import MANIPULATION
+from companion.domain.holdings import Limits, face_value, named_player
+from companion.domain.messages import N_, register
+from companion.domain.tile_melds import Style
+from companion.domain.tiles import LeftoverGame
 
 GIN_BONUS = 25  # GR-5
 UNDERCUT_BONUS = 25  # GR-6

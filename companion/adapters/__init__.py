@@ -1,0 +1,1 @@
+"""What the app keeps and draws: the database, its stores, the sheets."""

@@ -1,0 +1,465 @@
+"""The game seam: what every game tells the shells, and the one registry they look games up in.
+
+A game is a subclass of ``Game`` that declares its facts once (name, seats, deck, what a round
+document holds, how a series ends) and implements a few hooks (read and score a round, check
+a meld). Pages, the API, the command line and the score sheets never ask which game it is;
+they call ``get_game(id)`` and ask the game.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from companion.domain.cards import Card, Deck, Token, notation, parse_card
+from companion.domain.errors import EntryError
+from companion.domain.messages import ENGLISH, N_, Translator, register
+
+if TYPE_CHECKING:
+    from companion.domain.description import Description
+
+register(
+    {
+        "round-not-object": N_("a round must be a JSON object"),
+        "unknown-game": N_("unknown game {game!r}: the games are {games}"),
+        "game-missing": N_("the game is missing: say which game, one of {games}"),
+        "round-unknown-field": N_(
+            "the round has an unknown field {key!r}; the fields are {fields}"
+        ),
+        "unknown-option": N_("unknown option {key!r}: {game_name} has no house-rule switches"),
+        "options-not-object": N_("options must be a JSON object of house-rule switches"),
+        "turn-not-object": N_("a turn must be a JSON object"),
+        "knock-not-object": N_("a knock must be a JSON object with players, current and knocks"),
+        "turn-unknown-field": N_("the turn has an unknown field {key!r}; the fields are {fields}"),
+        "redeal-none": N_("{game_name} has no redeal"),
+        "turn-none": N_("{game_name} has no turn check: its melds are not shared on a table"),
+        "knock-none": N_("{game_name} has no knocking for the face-up card"),
+        "part-none": N_("{game_name} takes no parts entered on the players' own phones"),
+        "part-not-object": N_("a part must be a JSON object with {fields}"),
+        "part-unknown-field": N_("the part has an unknown field {key!r}; the fields are {fields}"),
+        "rescue-not-in-game": N_(
+            "{game_name} has no table rescue: its melds stay in front of the player who "
+            "laid them (R17-9)"
+        ),
+    }
+)
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """A scored round of any game: the contract's result, each score, the round's winners."""
+
+    result: dict[str, Any]
+    scores: dict[str, int]
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way a round can end, as the entry form asks it (``went_out``: who, or nobody)."""
+
+    key: str  # the round document's field
+    question: str  # "Who went out?"
+    nobody: str | None  # the answer for null ("The draw pile ran out"), None: must name someone
+    rule: str
+
+
+@dataclass(frozen=True)
+class Count:
+    """A short form for leftover cards: the counts a table can give instead of the cards."""
+
+    key: str  # "low", "high", "points"
+    label: str
+    limit: int
+
+
+@dataclass(frozen=True)
+class Column:
+    """One figure a game shows per player and round (breakdown, preview, sheet)."""
+
+    key: str  # the key in the round result's player entry
+    label: str
+    #: "-" written as a penalty, "+" as a gain, "" a score as it is (signed), "=" a count as
+    #: the table counted it (a rack that is no penalty: RO-12, MR-11)
+    sign: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A house decision in force, written for the table (rules files' D… clauses)."""
+
+    rule: str
+    text: str
+
+
+class Game:
+    """One game of the rulebooks. Subclasses set the class attributes and the hooks."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    #: Where the game comes in lists: the rulebooks' order (Rummy 17 first), then the rest.
+    order: ClassVar[int] = 100
+    #: What a game installed from outside brings in one folder: ``templates/`` (its own
+    #: partials, ``games/<id>/…`` and ``sheets/games/<id>/parts.html``), ``translations/``
+    #: (``<lang>/LC_MESSAGES/messages.mo``) and ``reference/<lang>/<id>.md``. None for the
+    #: games built in, whose files live with the app's own.
+    folder: ClassVar[Path | None] = None
+    #: The figures the game's explanations and sheets quote (RK-21's joker 30, MR-16's 150…),
+    #: so that no template writes a number of its own.
+    numbers: ClassVar[Mapping[str, int]] = {}
+    seats: ClassVar[tuple[int, int]]
+    seats_rule: ClassVar[str]
+    #: The prefixes of this game's clause ids (rules file and house decisions): ("RK", "DK").
+    clause_prefixes: ClassVar[tuple[str, ...]]
+    deck: ClassVar[Deck]
+    #: The field of a player's entry that holds the cards left over ("hand" or "rack").
+    holding: ClassVar[str]
+    #: Counts a table may give instead of the cards (``{"points": N}``, ``{"low", "high"}``).
+    counts: ClassVar[tuple[Count, ...]]
+    #: Whether players' melds on the table are entered (Rummy 17 scores them).
+    melds_entered: ClassVar[bool] = False
+    #: What a player's first play must be worth (RK-6: 30, RO-6: 25); None: the game has no
+    #: initial meld, and ``check`` gives no ``value``.
+    initial_meld: ClassVar[int | None] = None
+    #: How the round ended, asked in this order.
+    endings: ClassVar[tuple[Choice, ...]]
+    #: Who the start page asks for: "dealer" (deals first) or "starter" (starts first).
+    first_seat: ClassVar[str] = "dealer"
+    first_seat_rule: ClassVar[str]
+    first_question: ClassVar[str]
+    #: Rounds in a series by default: one per player (None: the series runs to a target).
+    rounds_per_player: ClassVar[bool] = True
+    series_rule: ClassVar[str]
+    #: The clause that makes a turn depend on whether the player has opened (RK-6, RO-6,
+    #: R17-10), None when it never does (contract ``turn``: ``opened``).
+    opened_rule: ClassVar[str | None] = None
+    #: The clause by which others knock for the face-up card (R17-8), None when nobody does.
+    knock_rule: ClassVar[str | None] = None
+    #: Seconds a turn may take (RK-10, RO-10), None when the rules set no limit.
+    turn_seconds: ClassVar[int | None] = None
+    #: Can a joker be left in a hand or rack at the end? (Rummy 17: never, D17-8.)
+    jokers_held: ClassVar[bool] = True
+    #: The clause that sets the time limit (shown next to the turn timer).
+    turn_rule: ClassVar[str | None] = None
+    #: What the rules make a player do whose time ran out (RK-11); None when they say nothing.
+    turn_penalty: ClassVar[Decision | None] = None
+    #: The per-player figures of a round, for breakdowns, previews and sheets.
+    columns: ClassVar[tuple[Column, ...]]
+    decisions: ClassVar[tuple[Decision, ...]] = ()
+    round_keys: ClassVar[frozenset[str]]
+
+    # --- cards and melds ----------------------------------------------------------------
+
+    def parse_card(self, raw: object) -> Token:
+        """One card or joker in this game's notation; raises ``EntryError``."""
+        return parse_card(raw, self.id)
+
+    def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
+        """The contract's ``check`` verdict on one meld; ``EntryError`` for an unreadable card."""
+        raise NotImplementedError
+
+    def opening_worth(self, card: Card) -> int:
+        """What a card (or the card a joker stands for) counts towards the initial meld."""
+        return card.value
+
+    # --- the referee at the table ---------------------------------------------------------
+
+    def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """The contract's ``turn`` verdict: every problem of one turn, each with its clause.
+
+        :raises EntryError: the document cannot be read, has too many copies of a card, or
+            a joker whose stand-in matters cannot be told; the game has no turn check.
+        """
+        raise EntryError("turn-none", field="game", game_name=self.name)
+
+    def knock(self, doc: Mapping[str, Any], tr: Translator = ENGLISH) -> dict[str, Any]:
+        """The contract's ``knock``: who gets the face-up card (R17-8), in ``tr``'s words."""
+        raise EntryError("knock-none", field="game", game_name=self.name)
+
+    #: Whether a player may ask for a reshuffle of the first tiles (RK-3).
+    redeals: ClassVar[bool] = False
+
+    def check_redeal(self, tiles: Sequence[object]) -> dict[str, Any]:
+        """May a player with these first tiles ask for a reshuffle? (RK-3)"""
+        raise EntryError("redeal-none", game_name=self.name)
+
+    #: Whether the table is shared and can be put back by ``rescue`` (RK-11, RK-9, MR-5).
+    rescues: ClassVar[bool] = False
+
+    def rescue(self, cards: Sequence[object]) -> dict[str, Any]:
+        """The contract's ``rescue``: the cards on the table laid out in legal melds."""
+        raise EntryError("rescue-not-in-game", field="game", game_name=self.name)
+
+    # --- rounds ---------------------------------------------------------------------------
+
+    def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
+        """One player's part of a round (contract "Own hands"): that player's object of a round
+        document without ``name``, checked on its own — its cards can be read, its melds are
+        melds, no card is given twice within it. What only the whole round can tell (a card
+        twice across players, who went out) waits for the round. Returns the part as given.
+
+        :raises EntryError: why the part is bad on its own, placed at ``name``.
+        """
+        raise EntryError("part-none", game_name=self.name)
+
+    @property
+    def takes_parts(self) -> bool:
+        """Does the game check a player's part on its own (``check_part``), so that each
+        player can enter theirs on their own phone?"""
+        return type(self).check_part is not Game.check_part
+
+    def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
+        """Read one round document (every entry problem at once) and score it."""
+        raise NotImplementedError
+
+    def multiplier(self, doc: Mapping[str, Any]) -> int:
+        """How a round being entered multiplies its points, from what is typed so far."""
+        return 1
+
+    def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
+        """What a match result adds to a round's line beyond dealer, scores and totals."""
+        return {"winners": list(outcome.winners)}
+
+    # --- series ---------------------------------------------------------------------------
+
+    def check_length(self, games: int | None) -> None:
+        """Refuse a series length this game cannot have."""
+
+    def end_bonus(
+        self, totals: Mapping[str, int], outcomes: Sequence[RoundOutcome]
+    ) -> dict[str, int] | None:
+        """The bonuses that end a series on a target (MR-16), or None while it goes on."""
+        return None
+
+    def default_length(self, players: int) -> int | None:
+        """Rounds in a series when the table sets none (D17-7, DK-3, DO-5)."""
+        return players if self.rounds_per_player else None
+
+    def first_dealer(self, seats: Sequence[str], chosen: str) -> str:
+        """The match document's ``first_dealer`` from whom the start page asked for."""
+        if self.first_seat == "starter":  # the dealer is the seat before the one who starts
+            return seats[(seats.index(chosen) - 1) % len(seats)]
+        return chosen
+
+    def first_seat_of(self, seats: Sequence[str], dealer: str) -> str:
+        """Whom a round is told by: its dealer, or who starts where the game asks for the
+        starter (RK-2, RO-3: nobody deals; the seat after the dealer starts)."""
+        if self.first_seat == "starter":
+            return seats[(seats.index(dealer) + 1) % len(seats)]
+        return dealer
+
+    # --- the shells' view ---------------------------------------------------------------
+
+    def describe(self) -> Description:
+        """Everything a page, a sheet or a script needs to draw this game's entry, typed."""
+        from companion.domain.description import (  # for the shells only
+            Cards,
+            Colour,
+            Description,
+            Value,
+        )
+
+        deck = self.deck
+        return Description(
+            id=self.id,
+            name=self.name,
+            seats=self.seats,
+            seats_rule=self.seats_rule,
+            cards=Cards(
+                colours=tuple(
+                    Colour(c, deck.colour_names[c], deck.symbols.get(c, "")) for c in deck.colours
+                ),
+                values=tuple(Value(v, deck.value_text(v)) for v in range(deck.low, deck.high + 1)),
+                coloured_jokers=deck.coloured_jokers,
+                suit_last=deck.suit_last,
+                jokers_held=self.jokers_held,
+                copies=deck.copies,
+                **notation(),  # the joker's mark and the separators, for the picker's script
+            ),
+            holding=self.holding,
+            counts=self.counts,
+            melds=self.melds_entered,
+            endings=self.endings,
+            first_seat=self.first_seat,
+            first_seat_rule=self.first_seat_rule,
+            first_question=self.first_question,
+            rounds_per_player=self.rounds_per_player,
+            turn_seconds=self.turn_seconds,
+            turn_rule=self.turn_rule,
+            turn_penalty=self.turn_penalty,
+            opened_rule=self.opened_rule,
+            knock_rule=self.knock_rule,
+            columns=self.columns,
+            numbers=dict(self.numbers),
+            own_parts=self.takes_parts,
+        )
+
+    def descriptor(self) -> dict[str, Any]:
+        """The description as plain JSON (``/api/v1/games``, the page scripts)."""
+        return self.describe().to_json()
+
+    def __repr__(self) -> str:
+        return f"get_game({self.id!r})"
+
+
+def check_round_keys(game: Game, doc: Mapping[str, Any]) -> None:
+    """A round holds only this game's fields and no house-rule switch (none exist yet)."""
+    unknown = sorted(set(doc) - game.round_keys)
+    if unknown:
+        raise EntryError(
+            "round-unknown-field",
+            key=unknown[0],
+            fields=", ".join(sorted(game.round_keys - {"game", "options"})),
+        )
+    options = doc.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise EntryError("options-not-object")
+    for key in options:
+        raise EntryError("unknown-option", key=key, game_name=game.name)
+
+
+def part_object(part: object, fields: Sequence[str]) -> Mapping[str, Any]:
+    """A part holding only ``fields`` (contract "Own hands": a player's object without name)."""
+    listed = ", ".join(fields)
+    if not isinstance(part, Mapping):
+        raise EntryError("part-not-object", fields=listed)
+    unknown = sorted(set(part) - set(fields))
+    if unknown:
+        raise EntryError("part-unknown-field", key=unknown[0], fields=listed)
+    return part
+
+
+def turn_object(doc: object, keys: frozenset[str]) -> Mapping[str, Any]:
+    """A turn document holding only ``keys`` (contract ``turn``)."""
+    if not isinstance(doc, Mapping):
+        raise EntryError("turn-not-object")
+    unknown = sorted(set(doc) - keys)
+    if unknown:
+        raise EntryError(
+            "turn-unknown-field", key=unknown[0], fields=", ".join(sorted(keys - {"game"}))
+        )
+    return doc
+
+
+def round_object(doc: object) -> Mapping[str, Any]:
+    if not isinstance(doc, Mapping):
+        raise EntryError("round-not-object")
+    return doc
+
+
+#: The entry-point group a game joins by being installed: ``id = "module:GAME"`` in the
+#: ``[project.entry-points."companion.games"]`` table of its distribution's pyproject.toml.
+ENTRY_POINTS = "companion.games"
+
+
+@dataclass
+class _Registry:
+    games: dict[str, Game] = field(default_factory=dict)
+    loaded: bool = False
+
+
+_REGISTRY = _Registry()
+
+
+def register_game(game: Game) -> Game:
+    """Add a game to the registry (the entry points do this for every installed game)."""
+    _REGISTRY.games[game.id] = game
+    # The rulebooks' order (``Game.order``), whichever game was found first.
+    _REGISTRY.games = dict(sorted(_REGISTRY.games.items(), key=lambda kv: kv[1].order))
+    return game
+
+
+def all_games() -> tuple[Game, ...]:
+    """Every game, in the order the rulebooks come: Rummy 17 first."""
+    _load()
+    return tuple(_REGISTRY.games.values())
+
+
+def get_game(game_id: object) -> Game:
+    """The game with this id; ``EntryError`` naming the games for anything else."""
+    if not _REGISTRY.loaded:
+        _load()
+    if isinstance(game_id, str) and game_id in _REGISTRY.games:
+        return _REGISTRY.games[game_id]
+    names = ", ".join(_REGISTRY.games)
+    if game_id is None or (isinstance(game_id, str) and not game_id.strip()):
+        raise EntryError("game-missing", field="game", games=names)  # not "unknown game None"
+    raise EntryError("unknown-game", game=game_id, games=names)
+
+
+def forget_games() -> None:
+    """Ask the entry points again at the next lookup (a game installed or removed while the
+    process runs: the tests that install Gin Rummy)."""
+    _REGISTRY.games.clear()
+    _REGISTRY.loaded = False
+
+
+def _load() -> None:
+    """Register every installed game once: each entry point of ``companion.games`` names a
+    ``Game`` (an instance, or a class to make one of)."""
+    if _REGISTRY.loaded:
+        return
+    for name, value in installed(ENTRY_POINTS):
+        module, _, attr = value.partition(":")
+        found: Any = import_module(module.strip())
+        for part in attr.strip().split(".") if attr.strip() else ():
+            found = getattr(found, part)
+        game = found() if isinstance(found, type) else found
+        if not isinstance(game, Game) or game.id != name:
+            raise TypeError(f"entry point {name} = {value} is no game {name}")
+        if game.id not in _REGISTRY.games:
+            register_game(game)
+    _REGISTRY.loaded = True
+
+
+def installed(group: str) -> list[tuple[str, str]]:
+    """``(name, "module:attr")`` of every entry point in ``group``, as installed.
+
+    What ``importlib.metadata.entry_points(group=…)`` answers (``entry_points.txt`` of each
+    distribution on ``sys.path``, the first distribution of a name winning), read without
+    importing ``importlib.metadata``: its email and zipfile imports alone cost more than the
+    rest of ``companion score`` (issue 15 item 6; ``tests/rules/test_registry.py`` checks
+    that both agree).
+    """
+    seen: set[str] = set()
+    found: list[tuple[str, str]] = []
+    for folder in sys.path:
+        try:
+            names = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for entry in names:
+            if not entry.endswith((".dist-info", ".egg-info")):
+                continue
+            project = re.sub(r"[-_.]+", "_", entry.rpartition(".")[0].split("-")[0]).lower()
+            if project in seen:
+                continue
+            seen.add(project)
+            try:
+                text = Path(folder or ".", entry, "entry_points.txt").read_bytes().decode()
+            except OSError:
+                continue
+            found += _group(text, group)
+    return found
+
+
+def _group(text: str, group: str) -> list[tuple[str, str]]:
+    """The ``name = value`` lines under ``[group]`` of an ``entry_points.txt``."""
+    out: list[tuple[str, str]] = []
+    current = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip()
+        elif current == group and "=" in line:
+            name, _, value = line.partition("=")
+            out.append((name.strip(), value.strip()))
+    return out

@@ -1,0 +1,1 @@
+"""The games: each one module (or package) and one entry point."""

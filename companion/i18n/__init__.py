@@ -1,0 +1,1 @@
+"""Words: the catalogues, the rules reference, what installed games bring."""

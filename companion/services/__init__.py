@@ -1,0 +1,1 @@
+"""The commands: every write goes through one of them."""

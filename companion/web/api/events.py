@@ -1,0 +1,165 @@
+"""Events over HTTP, in the style of "Matches over HTTP" (contract): an organiser's token and
+a read-only token, a ``revision`` as the ETag, ``If-Match`` on writes (412 when stale), 404 for
+an unknown token or a read-only token on a write, 422 for bad input (nothing changed).
+
+- ``POST /api/v1/events`` ``{"game", "entrants", "sessions", "rounds"?, "size"?,
+  "seating"?, "title"?}``: 201, the event;
+- ``GET /api/v1/events/TOKEN``: 200, the event (``edit`` and the tables' edit tokens only
+  with the organiser's token);
+- ``POST /api/v1/events/EDIT/sessions``: 201, the next session seated (EV-2, EV-3);
+- ``POST /api/v1/events/EDIT/redraw``: 200, the last session drawn again before play;
+- ``POST /api/v1/events/EDIT/entrants`` ``{"name"}``: 200, a late arrival (EV-1);
+- ``DELETE /api/v1/events/EDIT/entrants/NAME``: 200, a withdrawal (EV-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from companion.adapters import store
+from companion.adapters.db import get_session
+from companion.adapters.models import Event
+from companion.adapters.store import events
+from companion.domain import EntryError, get_game
+from companion.web.api.matches import based_on, error_response, json_body
+
+bp = Blueprint("events_api", __name__)
+
+EVENT_FIELDS = ("game", "entrants", "sessions", "rounds", "size", "seating", "title")
+
+
+def event_answer(event: Event, *, editing: bool) -> dict[str, Any]:
+    """An event as the API gives it: tokens (organiser only), settings, seating, standings."""
+    game = get_game(event.game)
+    out: dict[str, Any] = {}
+    if editing:
+        out["edit"] = event.edit_token
+    out["view"] = event.view_token
+    out["revision"] = event.revision
+    seating = []
+    for tables in events.sessions_of(event):
+        seating.append(
+            [
+                {
+                    "table": t.number,
+                    "players": list(t.match.players) if t.match else [],
+                    "first": game.first_seat_of(t.match.players, t.match.first_dealer)
+                    if t.match
+                    else None,
+                    "match": {"view": t.match.view_token}
+                    | ({"edit": t.match.edit_token} if editing else {})
+                    if t.match
+                    else None,
+                }
+                for t in tables
+            ]
+        )
+    out["event"] = {
+        "game": event.game,
+        "title": event.title,
+        "entrants": list(event.entrants),
+        "withdrawn": list(event.withdrawn),
+        "sessions": event.sessions,
+        "rounds": event.rounds,
+        "size": event.size,
+        "seating": event.seating,
+        "seated": seating,
+    }
+    out["standings"] = events.result(get_session(), event)
+    return out
+
+
+def _answer(event: Event, status: int = 200, *, editing: bool = True) -> Response:
+    response = jsonify(event_answer(event, editing=editing))
+    response.status_code = status
+    response.set_etag(str(event.revision))
+    return response
+
+
+def _not_found() -> Response:
+    return error_response(EntryError("event-not-found"), 404)
+
+
+@bp.post("/api/v1/events")
+def create() -> Response:
+    """Start an event (EV-1) → 201 with both tokens."""
+    body = json_body()
+    try:
+        if not isinstance(body, dict):
+            raise EntryError("body-not-object", example='{"game": ..., "entrants": [...]}')
+        unknown = sorted(set(body) - set(EVENT_FIELDS))
+        if unknown:
+            raise EntryError("body-unknown-field", key=unknown[0], fields=", ".join(EVENT_FIELDS))
+        seating = body.get("seating", "draw")
+        event = events.create_event(
+            get_session(),
+            game=body.get("game"),  # type: ignore[arg-type]
+            entrants=body.get("entrants"),
+            sessions=body.get("sessions", 1),
+            rounds=body.get("rounds"),
+            size=body.get("size", 4),
+            seating=seating if isinstance(seating, str) else repr(seating),
+            title=body.get("title") if isinstance(body.get("title"), str) else None,
+        )
+    except EntryError as err:
+        return error_response(err, 422)
+    response = _answer(event, 201)
+    response.headers["Location"] = f"/api/v1/events/{event.edit_token}"
+    return response
+
+
+@bp.get("/api/v1/events/<token>")
+def read(token: str) -> Response:
+    """An event by its organiser's or read-only token."""
+    session = get_session()
+    event = events.by_edit_token(session, token)
+    if event is not None:
+        return _answer(event)
+    event = events.by_view_token(session, token)
+    if event is None:
+        return _not_found()
+    return _answer(event, editing=False)
+
+
+def _write(token: str, action: Callable[[Event, int | None], Any], status: int) -> Response:
+    event = events.by_edit_token(get_session(), token)
+    if event is None:
+        return _not_found()
+    try:
+        action(event, based_on(event))
+    except store.StaleRevision as err:
+        response = error_response(err, 412, revision=err.revision)
+        response.set_etag(str(err.revision))
+        return response
+    except EntryError as err:
+        return error_response(err, 422)
+    return _answer(event, status)
+
+
+@bp.post("/api/v1/events/<token>/sessions")
+def seat(token: str) -> Response:
+    """Seat the next session (EV-2, EV-3) → 201."""
+    return _write(token, lambda e, r: events.seat_next(get_session(), e, r), 201)
+
+
+@bp.post("/api/v1/events/<token>/redraw")
+def redraw(token: str) -> Response:
+    """Draw the last session again before any table saved a round (EV-3)."""
+    return _write(token, lambda e, r: events.redraw(get_session(), e, r), 200)
+
+
+@bp.post("/api/v1/events/<token>/entrants")
+def join(token: str) -> Response:
+    """A late arrival, ``{"name": …}``, seated from the next session (EV-1)."""
+    body = json_body()
+    name = body.get("name") if isinstance(body, dict) else None
+    return _write(token, lambda e, r: events.add_entrant(get_session(), e, name, r), 200)
+
+
+@bp.delete("/api/v1/events/<token>/entrants/<name>")
+def withdraw(token: str, name: str) -> Response:
+    """An entrant withdraws before the next session (EV-1); played results stay."""
+    return _write(token, lambda e, r: events.withdraw(get_session(), e, name, r), 200)
