@@ -23,9 +23,9 @@ contract's order; every problem is reported with its clause, not only the first:
 
 A joker whose stand-in the table leaves open (either end of a run) is asked about only where
 the answer depends on it (contract "Games and cards"): every reading is judged, and only when
-the verdict differs between them (whether a not-opened player's new melds reach the initial
-meld's worth among it) is the document bad input naming the meld; otherwise the meld lists its
-readings under ``could`` and ``value`` is the least worth of the readings. A reading never uses
+the verdict differs between them (part of it: whether a not-opened player's new melds reach
+the initial meld's worth) is the document bad input naming the meld; otherwise the meld lists
+its readings under ``could`` and ``value`` is the least worth of the readings. A reading never uses
 a card of which the document's melds give every copy elsewhere (a hand never narrows it).
 
 What every game's ``turn`` shares is in ``turn_document`` (Rummy 17's own clauses are in
