@@ -112,11 +112,13 @@ def test_D17_6_hands_in_the_short_form_narrow_nothing_either() -> None:
     assert asked(doc).first.values()["could"] == ["K13", "K16"]
 
 
-def test_D17_6_the_last_discard_lies_in_no_meld_and_narrows_nothing() -> None:
-    # Contract "Games and cards": only the cards in the other melds narrow a reading.
+def test_D17_6_the_last_discard_narrows_as_a_melded_card_does() -> None:
+    # R17-1: each card exists once; K16 lies on the discard pile, where nobody can swap it in
+    # (R17-12 is about a card in a hand), so the joker can only be K13.
     doc = r17_round([["K14", "K15", "*K"]], [["R1", "R2", "R3"]], EIGHTS, anna_hand=[])
     doc.update(went_out="Anna", last_discard="K16")
-    assert asked(doc).first.values()["could"] == ["K13", "K16"]
+    (meld,) = score_document(doc)["players"][0]["melds"]
+    assert meld["cards"] == ["K14", "K15", "*K13"]
 
 
 def test_D17_6_several_jokers_each_asked_only_where_its_own_reading_matters() -> None:

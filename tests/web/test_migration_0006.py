@@ -1,5 +1,5 @@
-"""Migration 0006 on SQLite and PostgreSQL: a stored Rummy 17 round whose joker only a hand or
-the last discard settled keeps that reading, stated, so it reads and scores as it was saved
+"""Migration 0006 on SQLite and PostgreSQL: a stored Rummy 17 round whose joker only a hand
+settled keeps that reading, stated, so it reads and scores as it was saved
 (D17-6: a card in a hand no longer rules a reading out)."""
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ def game(anna: list, bela: list, bela_hand: list, last: str | None = None) -> di
 ROUNDS = [
     # K16 in Béla's hand settled K13; most-8-16 depends on it: stated, or unreadable.
     (game([["K14", "K15", "*K"]], [["B7", "B8", "B9"]], ["K16"]), [["K14", "K15", "*K13"]]),
-    # The last discard K16 settled it the same way.
+    # The last discard K16 settles it still (it narrows a reading as a melded card does).
     (
         game([["k14", "K15", "*k"]], [["B7", "B8", "B9"]], ["G3"], last="K16"),
-        [["k14", "K15", "*K13"]],
+        [["k14", "K15", "*k"]],
     ),
     # A meld settles it (K13 laid): nothing to state.
     (game([["K14", "K15", "*K"]], [["K11", "K12", "K13"]], ["G3"]), [["K14", "K15", "*K"]]),

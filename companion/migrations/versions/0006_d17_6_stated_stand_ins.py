@@ -1,10 +1,10 @@
 """D17-6: a stored Rummy 17 round keeps the reading it was scored with.
 
-Until now a card in a hand (or the last discard) ruled a joker's reading out: ``K14 K15 *K``
+Until now a card in a hand ruled a joker's reading out: ``K14 K15 *K``
 with K16 in a hand was read as K13 without asking. D17-6 now says a card in a hand never rules
 a reading out, so such a stored round could read as ambiguous, and a drawn bonus card whose
 figure depends on it would make the whole match unreadable. Each bare joker at an open end of a
-run whose reading only a hand or the last discard settled gets that reading stated (``*K13``):
+run whose reading only a hand settled gets that reading stated (``*K13``):
 the round reads and scores exactly as it was saved. Nothing else is touched; the stated
 stand-in reads the same under the old rules, so going down changes nothing.
 
@@ -49,8 +49,8 @@ def _card(text: object) -> str | None:
 
 
 def stated(doc: Any) -> Any | None:
-    """The round with each bare run joker that only a hand or the last discard settled
-    stated as that card; None when nothing changes."""
+    """The round with each bare run joker that only a hand settled stated as that card;
+    None when nothing changes."""
     players = doc.get("players") if isinstance(doc, dict) else None
     if not isinstance(players, list):
         return None
@@ -70,8 +70,8 @@ def stated(doc: Any) -> Any | None:
         if c
     )
     last = _card(doc.get("last_discard"))
-    if last:
-        held[last] += 1
+    if last:  # the last discard narrows the reading now as it did then
+        in_melds[last] += 1
     changed = False
     for meld in melds:
         bare = [i for i, t in enumerate(meld) if isinstance(t, str) and BARE_JOKER.fullmatch(t)]
@@ -95,7 +95,7 @@ def stated(doc: Any) -> Any | None:
 
 
 def upgrade() -> None:
-    """State the stand-ins a hand or the last discard used to settle (Rummy 17 rounds)."""
+    """State the stand-ins a hand used to settle (Rummy 17 rounds)."""
     conn = op.get_bind()
     meta = sa.MetaData()
     match = sa.Table("match", meta, autoload_with=conn)

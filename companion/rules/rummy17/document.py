@@ -293,6 +293,8 @@ def read_table(
     bare = [Seat(name, (), hand) for name, hand in held.items()]
     went_out, last, settled = _read_ending(doc, bare, ending)
     cards = _melded(m for ms in given.values() for m in ms if isinstance(m, list))
+    if isinstance(last, Card):  # it lies on the discard pile: no joker stands for it (R17-1)
+        cards[last.text] += 1
     seats = []
     for name in seat_names:
         melds: list[Meld] = []
@@ -365,9 +367,9 @@ def _real(token: Token) -> bool:
 
 
 def _melded(melds: Iterable[Sequence[Token]]) -> Counter[str]:
-    """The cards lying in melds, the only ones that narrow a joker's reading (D17-6, contract
-    "Games and cards"). A card in a hand never does: its holder may swap it in for the joker
-    (R17-12). Nor does the last discard, which lies in no meld."""
+    """The cards lying in melds, which narrow a joker's reading (D17-6, contract "Games and
+    cards"), as the last discard does. A card in a hand never does: its holder may swap it in
+    for the joker (R17-12)."""
     return Counter(t.text for m in melds for t in m if _real(t))
 
 
