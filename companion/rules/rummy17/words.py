@@ -78,7 +78,16 @@ WORDS = (
         "The round's entries are removed; later rounds move up one number and keep their "
         "dealers. The deletion is kept in the match history.",
     ),
-    # own hands: a player's own page once the round is closed, and what a part is refused for
+    # own hands: a player's own page (templates/part.html) while the round is open, once it is
+    # closed, and what a part is refused for
+    P_(
+        "rummy17",
+        "Sent ✓ The scorekeeper's phone has it. You can still change it until the round is saved.",
+    ),
+    P_(
+        "rummy17",
+        "Only your own part is on this page. The scorekeeper enters the rest and saves the round.",
+    ),
     P_("rummy17", "Round %(n)s was saved. Nothing more to do here."),
     P_(
         "rummy17",
