@@ -10,7 +10,7 @@ pages, sheets, flashes and the history ask for it through the game's id (``messa
 
 from __future__ import annotations
 
-from ..messages import NP_, P_
+from ..messages import F_, NP_, P_
 
 WORDS = (
     # the scoreboard
@@ -183,3 +183,8 @@ WORDS = (
     P_("rummy17", "the round cannot be stored as JSON: {reason}"),
     P_("rummy17", "a match is lengthened by a whole number of rounds, 1 or more"),
 )
+
+#: The sheet's column heads as the edition abbreviates them, the form ``short`` of the head's
+#: word (``sheets.render.column_heads``; a language without one gets the shortest prefix no
+#: other head shares): German *SP*, *BP* (rummy17-de.txt l.136 "je 1 SP", l.142 "3 BP").
+SHORT = (F_("forms", "Penalty"), F_("forms", "Bonus"))
