@@ -32,3 +32,15 @@ def test_msgfmt_check_passes(po: Path, tmp_path: Path) -> None:
     )
     errors = [line for line in done.stderr.splitlines() if "warning:" not in line]
     assert done.returncode == 0 and errors == [], done.stderr
+
+
+def test_a_form_is_asked_for_after_the_placeholder_and_brackets_elsewhere_stay_text() -> None:
+    from companion.catalogues import translator
+    from companion.rules.messages import MESSAGES, ask_forms, render
+
+    german, bulgarian = translator("de"), translator("bg")
+    assert render("joker-name-coloured", {"colour": "red"}, german) == "roter Joker"
+    assert render("card-name", {"colour": "black", "value": "13"}, bulgarian) == "черна 13"
+    assert "{colour}[er]" in german.gettext(MESSAGES["joker-name-coloured"])
+    # A value that is no word of the game keeps the brackets after it as they are written.
+    assert ask_forms("{field}[0] {colour}[e]", {"field": "rounds"}) == "{field}[0] {colour}[e]"

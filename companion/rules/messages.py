@@ -113,16 +113,17 @@ FORM_ASKED = re.compile(r"(?<!\{)\{([a-z_0-9]+)\}\[([a-z0-9-]+)\]")
 
 
 def ask_forms(template: str, values: Mapping[str, Any]) -> str:
-    """``template`` with each ``{name}[tag]`` made a request ``str.format`` hands to the
-    value, ``{name:tag}`` (``Word.__format__``); a value with no forms drops the tag.
+    """``template`` with each ``{name}[tag]`` of a word of the game made a request
+    ``str.format`` hands to the word, ``{name:tag}`` (``Word.__format__``); brackets after any
+    other value are text and stay.
 
-    >>> ask_forms("der {colour}[e] Joker, {n}[e]", {"colour": Word("rot"), "n": 3})
-    'der {colour:e} Joker, {n}'
+    >>> ask_forms("der {colour}[e] Joker, {field}[2]", {"colour": Word("rot"), "field": "x"})
+    'der {colour:e} Joker, {field}[2]'
     """
 
     def asked(found: re.Match[str]) -> str:
         name, tag = found.groups()
-        return f"{{{name}:{tag}}}" if isinstance(values.get(name), Word) else f"{{{name}}}"
+        return f"{{{name}:{tag}}}" if isinstance(values.get(name), Word) else found.group(0)
 
     return FORM_ASKED.sub(asked, template)
 
