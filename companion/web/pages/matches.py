@@ -35,7 +35,7 @@ from companion.domain.names import name_key
 from companion.services import saving
 from companion.web.language import gw, select_locale, translator
 from companion.web.pages import offline
-from companion.web.pages.chips import card_face, card_names, history_parts
+from companion.web.pages.chips import card_face, card_name, card_names, history_parts
 from companion.web.pages.common import (
     by_edit,
     by_view,
@@ -56,6 +56,7 @@ from companion.web.pages.forms import WHOLE, ConfirmForm, MatchForm
 bp = Blueprint("pages", __name__)
 bp.app_context_processor(page_context)
 bp.add_app_template_global(card_face)  # the card macro's chip (issue 27)
+bp.add_app_template_global(card_name)  # the card grid's keys, named as the chips are
 bp.add_app_template_global(card_names)  # the same chips drawn by the pickers' scripts
 
 # --- Choose a game, start a match ----------------------------------------------------------

@@ -22,7 +22,7 @@ ONCE = Limits("Rummy 17", (2, 6), 1, 1, "R17-1", "R17-1")
 
 #: Each joker has a colour (R17-1), and the referee names it: "der rote Joker", "червеният
 #: жокер", "a piros joker". Each language lists the forms of the colour names it needs in its
-#: catalogue (context ``forms``, ``messages.inflect``); a sentence asks for one as ``{colour:en}``.
+#: catalogue (context ``forms``, ``messages.inflect``); a sentence asks for one as ``{colour}[en]``.
 FORMS = (
     F_("forms", "red"),
     F_("forms", "blue"),
