@@ -8,12 +8,9 @@ they call ``get_game(id)`` and ask the game.
 
 from __future__ import annotations
 
-import os
-import re
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -402,64 +399,15 @@ def forget_games() -> None:
 
 def _load() -> None:
     """Register every installed game once: each entry point of ``companion.games`` names a
-    ``Game`` (an instance, or a class to make one of)."""
+    ``Game`` (an instance, or a class to make one of). ``importlib.metadata`` reads them from
+    every distribution on ``sys.path``, the first distribution of a name winning."""
     if _REGISTRY.loaded:
         return
-    for name, value in installed(ENTRY_POINTS):
-        module, _, attr = value.partition(":")
-        found: Any = import_module(module.strip())
-        for part in attr.strip().split(".") if attr.strip() else ():
-            found = getattr(found, part)
+    for point in entry_points(group=ENTRY_POINTS):
+        found = point.load()
         game = found() if isinstance(found, type) else found
-        if not isinstance(game, Game) or game.id != name:
-            raise TypeError(f"entry point {name} = {value} is no game {name}")
+        if not isinstance(game, Game) or game.id != point.name:
+            raise TypeError(f"entry point {point.name} = {point.value} is no game {point.name}")
         if game.id not in _REGISTRY.games:
             register_game(game)
     _REGISTRY.loaded = True
-
-
-def installed(group: str) -> list[tuple[str, str]]:
-    """``(name, "module:attr")`` of every entry point in ``group``, as installed.
-
-    What ``importlib.metadata.entry_points(group=…)`` answers (``entry_points.txt`` of each
-    distribution on ``sys.path``, the first distribution of a name winning), read without
-    importing ``importlib.metadata``: its email and zipfile imports alone cost more than the
-    rest of ``companion score`` (issue 15 item 6; ``tests/rules/test_registry.py`` checks
-    that both agree).
-    """
-    seen: set[str] = set()
-    found: list[tuple[str, str]] = []
-    for folder in sys.path:
-        try:
-            names = sorted(os.listdir(folder or "."))
-        except OSError:
-            continue
-        for entry in names:
-            if not entry.endswith((".dist-info", ".egg-info")):
-                continue
-            project = re.sub(r"[-_.]+", "_", entry.rpartition(".")[0].split("-")[0]).lower()
-            if project in seen:
-                continue
-            seen.add(project)
-            try:
-                text = Path(folder or ".", entry, "entry_points.txt").read_bytes().decode()
-            except OSError:
-                continue
-            found += _group(text, group)
-    return found
-
-
-def _group(text: str, group: str) -> list[tuple[str, str]]:
-    """The ``name = value`` lines under ``[group]`` of an ``entry_points.txt``."""
-    out: list[tuple[str, str]] = []
-    current = None
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith(("#", ";")):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1].strip()
-        elif current == group and "=" in line:
-            name, _, value = line.partition("=")
-            out.append((name.strip(), value.strip()))
-    return out

@@ -1,44 +1,71 @@
-"""The registry reads the installed entry points itself (issue 15 items 1 and 6): it must
-agree with ``importlib.metadata`` on every group of this environment."""
+"""The registry finds the games through the ``companion.games`` entry points that
+``importlib.metadata`` reads from every distribution on ``sys.path``."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 
-from companion.domain.game import ENTRY_POINTS, installed
+from companion.domain.game import ENTRY_POINTS, all_games, forget_games, get_game
 
 
-@pytest.mark.parametrize("group", [ENTRY_POINTS, "console_scripts", "pytest11", "babel.extractors"])
-def test_the_registry_reads_entry_points_as_importlib_metadata_does(group: str) -> None:
-    expected = sorted((p.name, p.value) for p in entry_points(group=group))
-    assert sorted(installed(group)) == expected
+@pytest.fixture
+def fresh_registry() -> Iterator[None]:
+    """The registry asks the entry points again before and after the test."""
+    forget_games()
+    yield
+    forget_games()
 
 
 def test_the_games_built_in_are_installed_under_companion_games() -> None:
-    assert dict(installed(ENTRY_POINTS)) == {
+    assert {p.name: p.value for p in entry_points(group=ENTRY_POINTS)} == {
         "rummy17": "companion.domain.games.rummy17:GAME",
         "rummikub": "companion.domain.games.rummikub:GAME",
         "rummy-o": "companion.domain.games.rummy_o:GAME",
         "manipulation": "companion.domain.games.manipulation:GAME",
     }
+    assert [g.id for g in all_games()] == ["rummy17", "rummikub", "rummy-o", "manipulation"]
 
 
 def test_a_distribution_on_sys_path_joins_and_the_first_of_a_name_wins(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None
 ) -> None:
-    for folder, value in (("one", "first:GAME"), ("two", "second:GAME")):
-        info = tmp_path / folder / "gin_game-1.0.dist-info"
-        info.mkdir(parents=True)
+    for folder in ("one", "two"):
+        module = f"tiny_{folder}"
+        tmp_path.joinpath(folder).mkdir()
+        tmp_path.joinpath(folder, f"{module}.py").write_text(
+            "from companion.domain.games.rummikub import Rummikub\n\n\n"
+            f"class Tiny(Rummikub):\n    id = 'tiny'\n    name = '{folder}'\n\n\n"
+            "GAME = Tiny()\n",
+            encoding="utf-8",
+        )
+        info = tmp_path / folder / "tiny_game-1.0.dist-info"
+        info.mkdir()
+        info.joinpath("METADATA").write_text("Name: tiny-game\nVersion: 1.0\n", encoding="utf-8")
         info.joinpath("entry_points.txt").write_text(
-            f"# a comment\n[other]\nx = y:z\n\n[{ENTRY_POINTS}]\ngin = {value}\n",
+            f"# a comment\n[other]\nx = y:z\n\n[{ENTRY_POINTS}]\ntiny = {module}:GAME\n",
             encoding="utf-8",
         )
         monkeypatch.syspath_prepend(str(tmp_path / folder))
-    assert ("gin", "second:GAME") in installed(ENTRY_POINTS)  # prepended last: first on the path
-    assert ("gin", "first:GAME") not in installed(ENTRY_POINTS)
-    assert sorted(installed(ENTRY_POINTS)) == sorted(
-        (p.name, p.value) for p in entry_points(group=ENTRY_POINTS)
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    forget_games()
+    assert get_game("tiny").name == "two"  # prepended last: first on the path
+    assert [g.id for g in all_games()].count("tiny") == 1
+
+
+def test_an_entry_point_that_names_no_game_of_its_id_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_registry: None
+) -> None:
+    info = tmp_path / "wrong_game-1.0.dist-info"
+    info.mkdir()
+    info.joinpath("METADATA").write_text("Name: wrong-game\nVersion: 1.0\n", encoding="utf-8")
+    info.joinpath("entry_points.txt").write_text(
+        f"[{ENTRY_POINTS}]\nwrong = companion.domain.games.rummikub:GAME\n", encoding="utf-8"
     )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(TypeError, match="is no game wrong"):
+        all_games()
