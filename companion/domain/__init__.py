@@ -7,9 +7,10 @@ through ``get_game(id)`` (``game.py``); problems come back as codes with paramet
 """
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.domain.cards import Card, Joker, parse_card, split_cards
+from companion.domain.description import Description
 from companion.domain.errors import Collector, EntryError, Problem, about
 from companion.domain.game import Column, Decision, Game, RoundOutcome, all_games, get_game
 from companion.domain.games.rummy17.bonus import BONUS_CARDS, Award, BonusCard
@@ -20,18 +21,6 @@ from companion.domain.games.rummy17.table import Hand, Seat, Table
 from companion.domain.messages import ENGLISH, Translator, localize, render
 from companion.domain.scoring import match_document, score_document
 from companion.domain.seating import check_names, dealer_of, left_of, standings
-
-if TYPE_CHECKING:
-    from companion.domain.description import Description
-
-
-def __getattr__(name: str) -> Any:
-    """``Description`` loads with the first page that draws a game, not with every score."""
-    if name == "Description":
-        from companion.domain.description import Description
-
-        return Description
-    raise AttributeError(name)
 
 
 def check_meld(game: object, cards: list[object]) -> dict[str, object]:

@@ -10,12 +10,47 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from companion.domain.game import Choice, Column, Count, Decision
+from typing import Any
 
 Words = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way a round can end, as the entry form asks it (``went_out``: who, or nobody)."""
+
+    key: str  # the round document's field
+    question: str  # "Who went out?"
+    nobody: str | None  # the answer for null ("The draw pile ran out"), None: must name someone
+    rule: str
+
+
+@dataclass(frozen=True)
+class Count:
+    """A short form for leftover cards: the counts a table can give instead of the cards."""
+
+    key: str  # "low", "high", "points"
+    label: str
+    limit: int
+
+
+@dataclass(frozen=True)
+class Column:
+    """One figure a game shows per player and round (breakdown, preview, sheet)."""
+
+    key: str  # the key in the round result's player entry
+    label: str
+    #: "-" written as a penalty, "+" as a gain, "" a score as it is (signed), "=" a count as
+    #: the table counted it (a rack that is no penalty: RO-12, MR-11)
+    sign: str = ""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A house decision in force, written for the table (rules files' D… clauses)."""
+
+    rule: str
+    text: str
 
 
 @dataclass(frozen=True)

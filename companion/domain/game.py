@@ -12,14 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from companion.domain.cards import Card, Deck, Token, notation, parse_card
+from companion.domain.description import Cards, Colour, Description, Value
+
+# What a game declares and its description carries; a game module takes them from the seam.
+from companion.domain.description import Choice as Choice
+from companion.domain.description import Column as Column
+from companion.domain.description import Count as Count
+from companion.domain.description import Decision as Decision
 from companion.domain.errors import EntryError
 from companion.domain.messages import ENGLISH, N_, Translator, register
-
-if TYPE_CHECKING:
-    from companion.domain.description import Description
 
 register(
     {
@@ -55,44 +59,6 @@ class RoundOutcome:
     result: dict[str, Any]
     scores: dict[str, int]
     winners: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One way a round can end, as the entry form asks it (``went_out``: who, or nobody)."""
-
-    key: str  # the round document's field
-    question: str  # "Who went out?"
-    nobody: str | None  # the answer for null ("The draw pile ran out"), None: must name someone
-    rule: str
-
-
-@dataclass(frozen=True)
-class Count:
-    """A short form for leftover cards: the counts a table can give instead of the cards."""
-
-    key: str  # "low", "high", "points"
-    label: str
-    limit: int
-
-
-@dataclass(frozen=True)
-class Column:
-    """One figure a game shows per player and round (breakdown, preview, sheet)."""
-
-    key: str  # the key in the round result's player entry
-    label: str
-    #: "-" written as a penalty, "+" as a gain, "" a score as it is (signed), "=" a count as
-    #: the table counted it (a rack that is no penalty: RO-12, MR-11)
-    sign: str = ""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A house decision in force, written for the table (rules files' D… clauses)."""
-
-    rule: str
-    text: str
 
 
 class Game:
@@ -255,13 +221,6 @@ class Game:
 
     def describe(self) -> Description:
         """Everything a page, a sheet or a script needs to draw this game's entry, typed."""
-        from companion.domain.description import (  # for the shells only
-            Cards,
-            Colour,
-            Description,
-            Value,
-        )
-
         deck = self.deck
         return Description(
             id=self.id,

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from companion.domain.description import Description
+from typing import Any
 
 from companion.domain.bounds import MAX_HAND_CARDS
+from companion.domain.description import BonusCards, BonusCardText, Description, LastCardDoubles
 from companion.domain.game import Choice, Column, Count, Decision, Game, RoundOutcome
 from companion.domain.games.rummy17.bonus import BONUS_CARDS
 from companion.domain.games.rummy17.deck import RUMMY17
@@ -160,8 +158,6 @@ class Rummy17(Game):
         return {"rummy17": outcome.result["rummy17"]}
 
     def describe(self) -> Description:
-        from companion.domain.description import BonusCards, BonusCardText, LastCardDoubles
-
         high = self.deck.high
         return replace(
             super().describe(),
