@@ -54,11 +54,12 @@ register(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Deck:
-    """What one game's cards look like."""
+    """What one game's cards look like. A game declares one deck (``Game.deck``) and every card
+    of it carries it, so a deck is equal only to itself (and hashed as itself)."""
 
-    game: str
+    game: str  # the id of the game whose deck this is
     colours: tuple[str, ...]
     low: int
     high: int
@@ -77,28 +78,33 @@ class Deck:
         """A value as the notation writes it."""
         return self.rank_names.get(value, str(value))
 
+    def __copy__(self) -> Deck:
+        return self  # one deck per game: a copied card is still a card of it
 
-def deck_of(game: str) -> Deck:
-    """The deck of the game with this id, as the game declares it (``Game.deck``)."""
-    from companion.domain.game import (
-        get_game,  # the registry imports this module: asked at call time
-    )
+    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+        return self
 
-    return get_game(game).deck
+    def __repr__(self) -> str:
+        return f"get_game({self.game!r}).deck"
 
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """A number card (or tile): a colour or suit and a value."""
+    """A number card (or tile): a colour or suit and a value, of one game's deck."""
 
     colour: str
     value: int
-    game: str = "rummy17"
+    deck: Deck
+
+    @property
+    def game(self) -> str:
+        """The id of the game whose card this is."""
+        return self.deck.game
 
     @property
     def text(self) -> str:
         """The card as the notation writes it: ``R7``, ``10H``."""
-        deck = deck_of(self.game)
+        deck = self.deck
         rank = deck.value_text(self.value)
         return f"{rank}{self.colour}" if deck.suit_last else f"{self.colour}{rank}"
 
@@ -106,29 +112,38 @@ class Card:
         return self.text
 
 
+#: The joker's mark in every game's notation.
+JOKER = "*"
+
+
 @dataclass(frozen=True)
 class Joker:
     """A joker; in Rummy 17 it has a colour (R17-1) and can only stand for that colour (R17-13)."""
 
     colour: str | None
-    stands_for: Card | None = None
-    game: str = "rummy17"
+    stands_for: Card | None
+    deck: Deck
+
+    @property
+    def game(self) -> str:
+        """The id of the game whose joker this is."""
+        return self.deck.game
 
     @property
     def text(self) -> str:
         """The joker with its stand-in if known: ``*R6``, ``*R``, ``*``, ``*QH``."""
         if self.stands_for is None:
             return self.bare
-        return "*" + self.stands_for.text
+        return JOKER + self.stands_for.text
 
     @property
     def bare(self) -> str:
         """The joker alone, without its stand-in (what lies in the box): ``*R``, ``*``."""
-        return "*" + (self.colour or "")
+        return JOKER + (self.colour or "")
 
     def standing_for(self, card: Card) -> Joker:
         """The same joker, standing for ``card``."""
-        return Joker(self.colour, card, self.game)
+        return Joker(self.colour, card, self.deck)
 
     def __str__(self) -> str:
         return self.text
@@ -160,7 +175,7 @@ def _card_or_none(text: str, deck: Deck) -> Card | None:
         return None
     if not deck.low <= value <= deck.high or (not deck.suit_last and str(value) != digits):
         return None  # R7 or R07, never R007 or R0
-    return Card(colour, value, deck.game)
+    return Card(colour, value, deck)
 
 
 def _not_a_card(text: str, deck: Deck, card: str) -> EntryError:
@@ -179,22 +194,24 @@ def _not_a_card(text: str, deck: Deck, card: str) -> EntryError:
     )
 
 
-def parse_card(raw: object, game: str = "rummy17") -> Token:
-    """Read one card or joker, case-insensitively; raise ``EntryError`` naming it otherwise.
+def parse_card(raw: object, deck: Deck) -> Token:
+    """Read one card or joker of ``deck``, case-insensitively; raise ``EntryError`` naming it
+    otherwise.
 
     The caller says where the card lies (``about(player=..., meld=...)``).
 
-    >>> parse_card("r7").text
+    >>> from companion.domain import get_game
+    >>> rummy17 = get_game("rummy17").deck
+    >>> parse_card("r7", rummy17).text
     'R7'
-    >>> parse_card("R18")
+    >>> parse_card("R18", rummy17)
     Traceback (most recent call last):
     companion.domain.errors.EntryError: R18 is not a card: values run from 1 to 17
     """
-    deck = deck_of(game)
     if not isinstance(raw, str) or not raw.strip():
         raise _not_a_card(repr(raw), deck, str(raw))
     text = raw.strip().upper()
-    if text.startswith("*"):
+    if text.startswith(JOKER):
         return _parse_joker(text, deck)
     card = _card_or_none(text, deck)
     if card is None:
@@ -214,7 +231,7 @@ def notation() -> dict[str, str]:
     >>> re.split(notation()["separators"], "R1 R2,R3")
     ['R1', 'R2', 'R3']
     """
-    return {"joker": Joker(None).bare, "separators": SEPARATORS.pattern}
+    return {"joker": JOKER, "separators": SEPARATORS.pattern}
 
 
 def split_cards(raw: Sequence[object]) -> list[object]:
@@ -239,7 +256,7 @@ def _parse_joker(text: str, deck: Deck) -> Joker:
             raise EntryError("joker-needs-colour", card=text)
         colour, stand = rest[0], rest[1:]
         if not stand:
-            return Joker(colour, None, deck.game)
+            return Joker(colour, None, deck)
         stand_card = _card_or_none(colour + stand, deck) if stand.isdigit() else None
         if stand_card is None:
             stand_card = _card_or_none(stand, deck)
@@ -259,24 +276,26 @@ def _parse_joker(text: str, deck: Deck) -> Joker:
                 low=deck.low,
                 high=deck.high,
             )
-        return Joker(colour, stand_card, deck.game)
+        return Joker(colour, stand_card, deck)
     if not rest:
-        return Joker(None, None, deck.game)
+        return Joker(None, None, deck)
     stand_card = _card_or_none(rest, deck)
     if stand_card is None:
         raise EntryError("joker-bad-stand-in", card=text)
-    return Joker(None, stand_card, deck.game)
+    return Joker(None, stand_card, deck)
 
 
 def spoken(token: Token, tr: Translator = ENGLISH) -> str:
     """A card or joker in words, in the language of ``tr``: what a screen reader says for it.
 
-    >>> spoken(parse_card("Y8"))
+    >>> from companion.domain import get_game
+    >>> rummy17, manipulation = get_game("rummy17"), get_game("manipulation")
+    >>> spoken(rummy17.parse_card("Y8"))
     'yellow 8'
-    >>> spoken(parse_card("QH", "manipulation")), spoken(parse_card("*R6"))
+    >>> spoken(manipulation.parse_card("QH")), spoken(rummy17.parse_card("*R6"))
     ('queen of hearts', 'joker as red 6')
     """
-    deck = deck_of(token.game)
+    deck = token.deck
     if isinstance(token, Joker):
         if token.stands_for is not None:
             return render("joker-name-as", {"card": spoken(token.stands_for, tr)}, tr)
@@ -293,5 +312,4 @@ def card_sort_key(token: Token) -> tuple[int, str, int]:
     """Sort number cards by colour then value, jokers last."""
     if isinstance(token, Joker):
         return (1, token.colour or "", token.stands_for.value if token.stands_for else 0)
-    deck = deck_of(token.game)
-    return (0, str(deck.colours.index(token.colour)), token.value)
+    return (0, str(token.deck.colours.index(token.colour)), token.value)

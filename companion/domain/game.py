@@ -121,7 +121,7 @@ class Game:
 
     def parse_card(self, raw: object) -> Token:
         """One card or joker in this game's notation; raises ``EntryError``."""
-        return parse_card(raw, self.id)
+        return parse_card(raw, self.deck)
 
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
         """The contract's ``check`` verdict on one meld; ``EntryError`` for an unreadable card."""

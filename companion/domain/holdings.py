@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.domain.bounds import MAX_POINTS
-from companion.domain.cards import Card, Joker, Token, parse_card
+from companion.domain.cards import Card, Deck, Joker, Token, parse_card
 from companion.domain.errors import Collector, EntryError
 from companion.domain.messages import N_, NN_, register
 from companion.domain.names import spelled
@@ -80,7 +80,7 @@ class Limits:
 def read_holdings(
     doc: Mapping[str, Any],
     *,
-    game: str,
+    deck: Deck,
     field: str,
     limits: Limits,
     worth: Callable[[Token], int],
@@ -114,7 +114,7 @@ def read_holdings(
         found = len(problems.problems)
         holding = Holding(name, (), 0, complete=False)
         with problems.check(player=name, field=field):
-            holding = read_one(name, p, field, game, worth, problems)
+            holding = read_one(name, p, field, deck, worth, problems)
         if len(problems.problems) > found:
             holding = Holding(name, holding.cards, holding.value, complete=False)
         out.append(holding)
@@ -127,7 +127,7 @@ def read_one(
     name: str,
     p: Mapping[str, Any],
     field: str,
-    game: str,
+    deck: Deck,
     worth: Callable[[Token], int],
     problems: Collector,
 ) -> Holding:
@@ -149,7 +149,7 @@ def read_one(
     tokens: list[Token] = []
     for c in cards:
         with problems.check(player=name, field=field):
-            token = parse_card(c, game)
+            token = parse_card(c, deck)
             if isinstance(token, Joker) and token.stands_for is not None:
                 raise EntryError("joker-stands-in-holding", card=token.text)
             tokens.append(token)

@@ -19,10 +19,10 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-from companion.domain.cards import Card, Joker, Token, card_sort_key, deck_of, parse_card
+from companion.domain.cards import Card, Deck, Joker, Token, card_sort_key, parse_card
 from companion.domain.errors import EntryError
 from companion.domain.messages import NN_, register
-from companion.domain.tile_melds import check_tiles, style_of
+from companion.domain.tile_melds import TileGame, check_tiles
 
 register(
     {
@@ -73,21 +73,21 @@ class Rescue:
 
 
 @cache
-def shapes(game: str) -> tuple[Shape, ...]:
+def shapes(game: TileGame) -> tuple[Shape, ...]:
     """Every group and every run of three to five slots that the game's meld check accepts."""
-    deck, style = deck_of(game), style_of(game)
+    deck, style = game.deck, game.meld_style
     found: list[Shape] = []
     for value in range(deck.low, deck.high + 1):
         for size in (3, 4):
             for colours in combinations(deck.colours, size):
-                faces = tuple(Card(c, value, game) for c in colours)
+                faces = tuple(Card(c, value, deck) for c in colours)
                 found.append(Shape("group", faces, value))
     top = deck.high + 1 if style.ace_high else deck.high  # MR-4: Q-K-A, the ace as 14
     for colour in deck.colours:
         for length in range(3, LONGEST_PIECE + 1):
             for start in range(deck.low, top - length + 2):
                 faces = tuple(
-                    Card(colour, deck.low if p > deck.high else p, game)
+                    Card(colour, deck.low if p > deck.high else p, deck)
                     for p in range(start, start + length)
                 )
                 found.append(Shape("run", faces, start))
@@ -95,10 +95,10 @@ def shapes(game: str) -> tuple[Shape, ...]:
 
 
 def read_table(
-    game: str, raw: Sequence[object], copies: int, jokers: int, rule: str
+    deck: Deck, raw: Sequence[object], copies: int, jokers: int, rule: str
 ) -> list[Token]:
     """The cards on the table; ``EntryError`` for an unreadable card or too many copies."""
-    tokens = [parse_card(c, game) for c in raw]
+    tokens = [parse_card(c, deck) for c in raw]
     counts = Counter(t.text for t in tokens if isinstance(t, Card))
     for text, n in counts.items():
         if n > copies:
@@ -108,7 +108,7 @@ def read_table(
     return tokens
 
 
-def rescue(game: str, tokens: Sequence[Token]) -> Rescue:
+def rescue(game: TileGame, tokens: Sequence[Token]) -> Rescue:
     """Lay ``tokens`` out in legal melds, as many as possible (every one when it can be done)."""
     real = Counter(t for t in tokens if isinstance(t, Card))
     # A joker that names its stand-in keeps it (MR-7): it fills that face like the real card.
@@ -132,7 +132,7 @@ class Variant:
         return Counter(f for i, f in enumerate(self.shape.faces) if i not in self.jokers)
 
 
-def _variants(game: str, have: Counter[Card], free: int) -> list[Variant]:
+def _variants(game: TileGame, have: Counter[Card], free: int) -> list[Variant]:
     """Every shape with up to ``free`` slots left to jokers whose other faces are on the table.
 
     Variants taking the same cards are one variable (``R5 R6 *`` is a run either way): the
@@ -146,7 +146,7 @@ def _variants(game: str, have: Counter[Card], free: int) -> list[Variant]:
                 variant = Variant(shape, frozenset(slots))
                 taken = variant.tiles()
                 if all(have[f] >= c for f, c in taken.items()):
-                    key = (*sorted(taken.items()), (Card("*", k, game), k))
+                    key = (*sorted(taken.items()), (Card("*", k, game.deck), k))
                     found.setdefault(key, variant)
     return list(found.values())
 
@@ -190,7 +190,7 @@ def _solve(usable: Sequence[Variant], have: Counter[Card], free: int) -> list[in
 
 
 def _lay_out(
-    game: str, usable: Sequence[Variant], counts: Sequence[int], tokens: Sequence[Token]
+    game: TileGame, usable: Sequence[Variant], counts: Sequence[int], tokens: Sequence[Token]
 ) -> Rescue:
     """Turn the solver's counts into melds of the given cards, and name what is left."""
     pool: dict[Card, list[Token]] = {}
@@ -206,10 +206,10 @@ def _lay_out(
             for i, face in enumerate(variant.shape.faces):
                 if i in variant.jokers:
                     free.pop()
-                    meld.append(Joker(None, face, game))
+                    meld.append(Joker(None, face, game.deck))
                 else:
                     token = pool[face].pop(0)
-                    meld.append(token if isinstance(token, Card) else Joker(None, face, game))
+                    meld.append(token if isinstance(token, Card) else Joker(None, face, game.deck))
             pieces.append((variant.shape, meld))
     melds = _joined(game, pieces)
     left = [t for ts in pool.values() for t in ts] + free
@@ -225,10 +225,10 @@ def _lay_out(
     )
 
 
-def _joined(game: str, pieces: list[tuple[Shape, list[Token]]]) -> list[list[Token]]:
+def _joined(game: TileGame, pieces: list[tuple[Shape, list[Token]]]) -> list[list[Token]]:
     """Join runs of one colour that follow each other, up to the longest run; groups as laid."""
-    deck = deck_of(game)
-    most_jokers = style_of(game).max_jokers
+    deck = game.deck
+    most_jokers = game.meld_style.max_jokers
     runs = sorted(
         ((s.faces[0].colour, s.start, m) for s, m in pieces if s.kind == "run"),
         key=lambda r: (deck.colours.index(r[0]), r[1]),

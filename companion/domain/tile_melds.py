@@ -4,14 +4,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
-from companion.domain.cards import Card, Joker, Token, deck_of
+from companion.domain.cards import Card, Deck, Joker, Token
 from companion.domain.errors import Problem, reason_fields
-from companion.domain.game import get_game
 from companion.domain.messages import N_, register
 
 register(
@@ -88,22 +87,34 @@ class TurnRules:
     named_joker: str | None = None
 
 
-def style_of(game: str) -> Style:
-    """How the game with this id builds melds (``LeftoverGame.meld_style``)."""
-    from companion.domain.tiles import (
-        LeftoverGame,  # the tile games import this module: asked at call time
-    )
+class TileGame(Hashable, Protocol):
+    """What the meld check asks of a game whose jokers stand for any card (``tiles.LeftoverGame``
+    is one): its deck, how it builds melds, and what a meld is worth towards its initial meld
+    (hashable: the rescue keeps each game's shapes)."""
 
-    host = get_game(game)
-    if not isinstance(host, LeftoverGame):
-        raise TypeError(f"{game} melds are not tile melds")
-    return host.meld_style
+    @property
+    def deck(self) -> Deck:
+        """The game's cards."""
+        ...
+
+    @property
+    def meld_style(self) -> Style:
+        """How the game builds melds, and the clause for each way one fails."""
+        ...
+
+    @property
+    def initial_meld(self) -> int | None:
+        """What a first play must be worth (RK-6, RO-6); None: the game has no initial meld."""
+        ...
+
+    def opening_worth(self, card: Card) -> int:
+        """What a card (or the card a joker stands for) counts towards the initial meld."""
+        ...
 
 
-def meld_value(game: str, faces: Sequence[Card]) -> int:
+def meld_value(game: TileGame, faces: Sequence[Card]) -> int:
     """The worth of a meld for an initial meld (RK-6 numbers; RO-6/DO-3 the RO-2 values)."""
-    worth = get_game(game).opening_worth
-    return sum(worth(c) for c in faces)
+    return sum(game.opening_worth(c) for c in faces)
 
 
 def _kind(faces: Sequence[Card], style: Style) -> tuple[str, bool] | None:
@@ -139,14 +150,13 @@ def _stand_in(joker: Joker) -> Card:
     return joker.stands_for
 
 
-def _problem(tokens: Sequence[Token], style: Style, game: str) -> Problem:
+def _problem(tokens: Sequence[Token], style: Style, deck: Deck) -> Problem:
     """Why no reading of the meld is a group or a run, citing the game's clause.
 
     What the meld is meant to be comes from its numbered cards (from the stated stand-ins too
     when fewer than two are numbered); a joker that cannot be what it is said to stand for is
     named as the fault, not the meld's length.
     """
-    deck = deck_of(game)
     numbers = [t for t in tokens if isinstance(t, Card)]
     stated = [t for t in tokens if isinstance(t, Joker) and t.stands_for is not None]
     faces = numbers + [_stand_in(j) for j in stated]
@@ -247,7 +257,7 @@ def _one_set_reading(readings: list[Reading]) -> list[Reading]:
 
 
 def check_tiles(
-    game: str, tokens: Sequence[Token], used_up: Collection[str] = ()
+    game: TileGame, tokens: Sequence[Token], used_up: Collection[str] = ()
 ) -> dict[str, Any]:
     """The verdict on one meld of a game whose jokers stand for any card.
 
@@ -261,9 +271,8 @@ def check_tiles(
     readings, it never reads as one of them. Only a choice is narrowed: a meld whose every
     reading needs such a card keeps them.
     """
-    host = get_game(game)
-    style = style_of(game)
-    deck = host.deck
+    style = game.meld_style
+    deck = game.deck
     numbers = [t for t in tokens if isinstance(t, Card)]
     jokers = [t for t in tokens if isinstance(t, Joker)]
     if len(jokers) > style.max_jokers:  # RK-1, RO-1, MR-1: the game has only two
@@ -272,7 +281,7 @@ def check_tiles(
     options = [
         [j.stands_for]
         if j.stands_for
-        else [Card(c, v, game) for c in deck.colours for v in range(deck.low, deck.high + 1)]
+        else [Card(c, v, deck) for c in deck.colours for v in range(deck.low, deck.high + 1)]
         for j in jokers
     ]
     found: dict[tuple[str, ...], tuple[str, list[Card]]] = {}
@@ -283,21 +292,21 @@ def check_tiles(
         if shape is None:
             continue
         it = iter(stand_ins)
-        cards = [t if isinstance(t, Card) else Joker(None, next(it), game) for t in tokens]
+        cards = [t if isinstance(t, Card) else Joker(None, next(it), deck) for t in tokens]
         key = tuple(c.text for c in _ordered(cards, *shape, deck.colours))
         inferred = [c for j, c in zip(jokers, stand_ins, strict=True) if j.stands_for is None]
         short = any(c.text in used_up for c in inferred)
         (beyond if short else found).setdefault(key, (shape[0], faces))
     found = found or beyond
     if not found:
-        problem = _problem(tokens, style, game)
+        problem = _problem(tokens, style, deck)
         return {"valid": False, "kind": None, "rule": problem.rule, **reason_fields(problem)}
     readings = _one_set_reading(sorted(found.items()))
 
     def worth(faces: list[Card]) -> dict[str, int]:
-        if host.initial_meld is None:
+        if game.initial_meld is None:
             return {}
-        return {"value": sum(host.opening_worth(c) for c in faces)}
+        return {"value": meld_value(game, faces)}
 
     (first, (kind, faces)) = readings[0]
     out: dict[str, Any] = {"valid": True, "kind": kind}

@@ -72,7 +72,7 @@ class LeftoverGame(Game):
         tokens = [self.parse_card(c) for c in cards]
         # DK-4, DO-6, DM-8: more copies than the box has is bad input, as in turn and rescue.
         turn_document.check_copies({"cards": tokens}, self.limits({}))
-        return check_tiles(self.id, tokens)
+        return check_tiles(self, tokens)
 
     def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         from companion.domain.turns import check_tile_turn  # the referee's checks load when asked
@@ -88,8 +88,8 @@ class LeftoverGame(Game):
         )
 
         limits = self.limits({})  # DK-4, DO-6, DM-8: two of each card, two jokers
-        table = read_table(self.id, cards, limits.copies, limits.jokers, limits.rule)
-        return rescue(self.id, table).to_json()
+        table = read_table(self.deck, cards, limits.copies, limits.jokers, limits.rule)
+        return rescue(self, table).to_json()
 
     def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
         """The player's rack or hand on its own: every tile readable, no joker standing for
@@ -98,7 +98,7 @@ class LeftoverGame(Game):
         with about(player=name):
             raw = part_object(part, (self.holding,))
             with problems.check(player=name, field=self.holding):
-                holding = read_one(name, raw, self.holding, self.id, self.worth, problems)
+                holding = read_one(name, raw, self.holding, self.deck, self.worth, problems)
                 limits = self.limits({"players": [{"name": seat} for seat in seats]})
                 if not problems:
                     check_copies([holding], limits)
@@ -114,7 +114,7 @@ class LeftoverGame(Game):
         problems = Collector()
         held = read_holdings(
             doc,
-            game=self.id,
+            deck=self.deck,
             field=self.holding,
             limits=self.limits(doc),
             worth=self.worth,

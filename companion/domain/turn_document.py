@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from companion.domain.cards import Joker, Token, card_sort_key
 from companion.domain.errors import Collector, EntryError, Problem
@@ -20,9 +20,6 @@ from companion.domain.fixes import fix_fields
 from companion.domain.game import turn_object
 from companion.domain.holdings import Limits
 from companion.domain.messages import N_, NN_, register
-
-if TYPE_CHECKING:
-    from companion.domain.game import Game
 
 register(
     {
@@ -47,10 +44,18 @@ Table_co = TypeVar("Table_co", covariant=True)
 State = TypeVar("State")
 
 
+class Notation(Protocol):
+    """What reading a turn asks of its game: how it writes its cards (``Game.parse_card``)."""
+
+    def parse_card(self, raw: object) -> Token:
+        """One card or joker in the game's notation; raises ``EntryError``."""
+        ...
+
+
 class ReadTable(Protocol[Table_co]):
     """How a game reads the table before or after a turn (``read_melds``; Rummy 17's per player)."""
 
-    def __call__(self, raw: object, game: Game, *, field: str, problems: Collector) -> Table_co:
+    def __call__(self, raw: object, game: Notation, *, field: str, problems: Collector) -> Table_co:
         """The table, its unreadable cards added to ``problems``."""
         ...
 
@@ -67,7 +72,7 @@ class TurnDocument(Generic[Table]):
 
 
 def read_turn(
-    raw: object, game: Game, keys: frozenset[str], read_table: ReadTable[Table]
+    raw: object, game: Notation, keys: frozenset[str], read_table: ReadTable[Table]
 ) -> TurnDocument[Table]:
     """The document's ``opened``, tables and hand; every unreadable card at once is bad input.
 
@@ -92,7 +97,7 @@ def key(token: Token) -> str:
     return token.bare if isinstance(token, Joker) else token.text
 
 
-def read_cards(raw: object, game: Game, *, field: str, problems: Collector) -> list[Token]:
+def read_cards(raw: object, game: Notation, *, field: str, problems: Collector) -> list[Token]:
     """A list of cards (a hand); unreadable ones go to ``problems``."""
     if not isinstance(raw, list):
         raise EntryError("turn-hand-not-list", field=field)
@@ -100,11 +105,13 @@ def read_cards(raw: object, game: Game, *, field: str, problems: Collector) -> l
     for c in raw:
         with problems.check(field=field):
             token = game.parse_card(c)
-            out.append(Joker(token.colour, None, token.game) if isinstance(token, Joker) else token)
+            out.append(Joker(token.colour, None, token.deck) if isinstance(token, Joker) else token)
     return out
 
 
-def read_melds(raw: object, game: Game, *, field: str, problems: Collector) -> list[list[Token]]:
+def read_melds(
+    raw: object, game: Notation, *, field: str, problems: Collector
+) -> list[list[Token]]:
     """A table: a list of melds, each a list of cards; unreadable cards go to ``problems``."""
     if not isinstance(raw, list) or not all(isinstance(m, list) for m in raw):
         raise EntryError("turn-melds-not-list", field=field)
@@ -156,7 +163,7 @@ def played_cards(before: Sequence[Token], after: Sequence[Token]) -> list[Token]
     for t in after:
         if extra[key(t)] > 0:
             extra[key(t)] -= 1
-            out.append(Joker(t.colour, None, t.game) if isinstance(t, Joker) else t)
+            out.append(Joker(t.colour, None, t.deck) if isinstance(t, Joker) else t)
     return sorted(out, key=card_sort_key)
 
 

@@ -39,13 +39,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import islice, product
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.domain.cards import Card, Joker, Token, card_sort_key
 from companion.domain.errors import Collector, EntryError, Problem
+from companion.domain.holdings import Limits
 from companion.domain.messages import N_, NN_, register
-from companion.domain.tile_melds import TurnRules, check_tiles, meld_value
+from companion.domain.tile_melds import TileGame, TurnRules, check_tiles, meld_value
 from companion.domain.turn_document import (
+    Notation,
     beyond_hand,
     check_copies,
     check_turn_copies,
@@ -57,9 +59,6 @@ from companion.domain.turn_document import (
     read_turn,
     verdict_json,
 )
-
-if TYPE_CHECKING:
-    from companion.domain.tiles import LeftoverGame
 
 register(
     {
@@ -128,6 +127,15 @@ register(
 TURN_KEYS = frozenset({"game", "opened", "before", "after", "hand"})
 
 
+class TileTurnGame(TileGame, Notation, Protocol):
+    """What the referee asks of a tile game (``tiles.LeftoverGame`` is one): its cards, melds and
+    initial meld (``TileGame``), its notation, and how many copies its box holds."""
+
+    def limits(self, doc: Mapping[str, Any]) -> Limits:
+        """How many copies of a card and jokers a round may hold (DK-4, DO-6, DM-8)."""
+        ...
+
+
 @dataclass(frozen=True)
 class InitialMeld:
     """A turn before the player's initial meld: what the new melds are worth, and the melds
@@ -141,7 +149,7 @@ class InitialMeld:
 class TileTurn:
     """One turn of a tile game as the document gives it, each meld with its verdict."""
 
-    game: LeftoverGame
+    game: TileTurnGame
     rules: TurnRules
     opened: bool
     before: list[list[Token]]
@@ -176,7 +184,7 @@ class TileTurn:
         return _initial_meld(self)
 
 
-def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[str, Any]:
+def check_tile_turn(game: TileTurnGame, rules: TurnRules, doc: object) -> dict[str, Any]:
     """The contract's ``turn`` for a tile game: checks 1–5, every problem with its clause.
 
     :raises EntryError: bad input: an unreadable document or card, too many copies, an
@@ -187,7 +195,7 @@ def check_tile_turn(game: LeftoverGame, rules: TurnRules, doc: object) -> dict[s
     return verdict_json(TILE_CLAUSES, turn, turn.played, value, _meld_entries(turn))
 
 
-def _read_tile_turn(game: LeftoverGame, rules: TurnRules, raw: object) -> TileTurn:
+def _read_tile_turn(game: TileTurnGame, rules: TurnRules, raw: object) -> TileTurn:
     read = read_turn(raw, game, TURN_KEYS, read_melds)
     on_before = [t for m in read.before for t in m]
     on_after = [t for m in read.after for t in m]
@@ -381,7 +389,7 @@ def _lost_cards(
         if suit is None:
             yield Problem(f"{code}-rank", {"rank": deck.value_text(value)}, rule=rule)
         else:
-            card = Card(suit, value, turn.game.id)
+            card = Card(suit, value, deck)
             yield Problem(code, {"card": card.text}, card=card.text, rule=rule)
 
 
@@ -461,7 +469,7 @@ def _params(verdict: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _verdicts(
-    melds: Sequence[Sequence[Token]], game: LeftoverGame, field: str, copies: int
+    melds: Sequence[Sequence[Token]], game: TileTurnGame, field: str, copies: int
 ) -> list[Any]:
     """Each meld's ``check`` verdict, its readings limited to cards that can exist: a card of
     which the table gives every copy elsewhere is no reading (contract "Games and cards"; the
@@ -473,7 +481,7 @@ def _verdicts(
     for number, meld in enumerate(melds, start=1):
         elsewhere = given - Counter(key(t) for t in meld if isinstance(t, Card))
         used_up = {c for c, n in elsewhere.items() if n >= copies and not c.startswith("*")}
-        verdict = check_tiles(game.id, meld, used_up)
+        verdict = check_tiles(game, meld, used_up)
         if field == "before" and not verdict["valid"]:
             problems.add(_entry_error(verdict, field, number))
         verdicts.append(verdict)
@@ -489,7 +497,7 @@ def _entry_error(verdict: Mapping[str, Any], field: str, number: int) -> EntryEr
 
 
 def _readings(
-    melds: Sequence[Sequence[Token]], verdicts: Sequence[Mapping[str, Any]], game: LeftoverGame
+    melds: Sequence[Sequence[Token]], verdicts: Sequence[Mapping[str, Any]], game: TileTurnGame
 ) -> list[list[list[Token]]]:
     """Each meld's readings, every joker with its stand-in; an illegal meld as it was given."""
     out = []
@@ -632,7 +640,7 @@ def _initial_meld(turn: TileTurn) -> InitialMeld:
     found = _unchanged(turn.before_read, turn.after_read)
     kept = set(found.values())
     value = sum(
-        meld_value(game.id, [_face(t) for t in meld])
+        meld_value(game, [_face(t) for t in meld])
         for i, (meld, verdict) in enumerate(zip(turn.after_read, turn.verdicts, strict=True))
         if i not in kept and verdict["valid"]
     )
@@ -678,7 +686,7 @@ def _face(token: Token) -> Card:
 
 
 def check_redeal(
-    game: LeftoverGame, raw: object, *, count: int, least: int, rule: str
+    game: TileTurnGame, raw: object, *, count: int, least: int, rule: str
 ) -> dict[str, Any]:
     """RK-3: ``least`` or more pairs of identical tiles among the first ``count`` tiles."""
     if not isinstance(raw, list):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.domain import Card, Joker, all_games, parse_card
+from companion.domain import Card, Joker, all_games
 from companion.domain.cards import SEPARATORS
 
 TYPED = "r1 R2,R3;\tR4 ,; *  10H\n"
@@ -35,14 +35,14 @@ def test_every_card_the_scripts_write_is_the_rules_cores(server: Any, page: Any)
         )
         colours = [c["code"] for c in desc["cards"]["colours"]]
         values = [v["value"] for v in desc["cards"]["values"]]
-        cards = [Card(c, v, game.id) for c in colours for v in values]
+        cards = [Card(c, v, game.deck) for c in colours for v in values]
         assert written["cards"] == [card.text for card in cards], game.id
         coloured = desc["cards"]["coloured_jokers"]
-        standing = [Joker(c.colour if coloured else None, c, game.id).text for c in cards]
+        standing = [Joker(c.colour if coloured else None, c, game.deck).text for c in cards]
         assert written["standing"] == standing, game.id
-        jokers = [Joker(c if coloured else None, None, game.id).bare for c in colours]
+        jokers = [Joker(c if coloured else None, None, game.deck).bare for c in colours]
         assert written["jokers"] == jokers and written["plain"] == "*", game.id
         for text in written["cards"] + written["standing"] + written["jokers"]:
-            assert parse_card(text, game.id).text == text  # read back as it was written
+            assert game.parse_card(text).text == text  # read back as it was written
         assert written["split"] == [p for p in SEPARATORS.split(TYPED) if p]
         assert written["split"] == ["r1", "R2", "R3", "R4", "*", "10H"]

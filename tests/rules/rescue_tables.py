@@ -15,7 +15,7 @@ from companion.domain import Card, get_game
 def faces(game: str) -> list[str]:
     """One of every card of the game, in the notation."""
     deck = get_game(game).deck
-    return [Card(c, v, game).text for c in deck.colours for v in range(deck.low, deck.high + 1)]
+    return [Card(c, v, deck).text for c in deck.colours for v in range(deck.low, deck.high + 1)]
 
 
 def full_table(game: str) -> tuple[list[str], list[list[str]]]:
@@ -24,11 +24,11 @@ def full_table(game: str) -> tuple[list[str], list[list[str]]]:
     melds: list[list[str]] = []
     for copy in range(2):
         for c in deck.colours:
-            run = [Card(c, v, game).text for v in range(deck.low + 1, deck.high + 1)]
+            run = [Card(c, v, deck).text for v in range(deck.low + 1, deck.high + 1)]
             if copy == 0 and c == deck.colours[0] or copy == 1 and c == deck.colours[1]:
-                run = ["*" + Card(c, deck.low, game).text, *run]
+                run = ["*" + Card(c, deck.low, deck).text, *run]
             melds.append(run)
-        melds.append([Card(c, deck.low, game).text for c in deck.colours])
+        melds.append([Card(c, deck.low, deck).text for c in deck.colours])
     cards = [t if not t.startswith("*") else "*" for m in melds for t in m]
     return cards, melds
 
@@ -46,13 +46,13 @@ def legal_table(game: str, rng: random.Random, tries: int = 30) -> list[list[str
             length = rng.randint(3, 7)
             start = rng.randint(deck.low, top - length + 1)
             want = [
-                Card(colour, deck.low if p > deck.high else p, game).text
+                Card(colour, deck.low if p > deck.high else p, deck).text
                 for p in range(start, start + length)
             ]
         else:
             value = rng.randint(deck.low, deck.high)
             colours = rng.sample(deck.colours, rng.choice((3, 4)))
-            want = [Card(c, value, game).text for c in colours]
+            want = [Card(c, value, deck).text for c in colours]
         meld: list[str] = []
         used = 0
         for face in want:
@@ -80,12 +80,12 @@ def cards_of(melds: list[list[str]], rng: random.Random | None = None) -> list[s
 def impossible_table(game: str) -> tuple[list[str], str]:
     """Every card but the jokers, the other 1s and one 2 of a colour twice: one lone 1 is left."""
     deck = get_game(game).deck
-    lone = Card(deck.colours[0], deck.low, game).text
+    lone = Card(deck.colours[0], deck.low, deck).text
     out = Counter({f: 2 for f in faces(game)})
     for c in deck.colours:
-        out[Card(c, deck.low, game).text] = 0
-    out[Card(deck.colours[0], deck.low + 1, game).text] = 0
+        out[Card(c, deck.low, deck).text] = 0
+    out[Card(deck.colours[0], deck.low + 1, deck).text] = 0
     if game == "manipulation":  # MR-4: the ace also ends Q-K-A
-        out[Card(deck.colours[0], deck.high, game).text] = 0
+        out[Card(deck.colours[0], deck.high, deck).text] = 0
     out[lone] = 1
     return list(out.elements()), lone

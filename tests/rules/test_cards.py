@@ -2,7 +2,9 @@
 
 import pytest
 
-from companion.domain import Card, EntryError, Joker, parse_card
+from companion.domain import Card, EntryError, Joker, get_game, parse_card
+from companion.domain.cards import spoken
+from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.games.rummy17.play import full_deck, jokers
 
 
@@ -14,11 +16,11 @@ def test_R17_1_the_deck_has_85_cards_each_once_and_five_jokers_one_per_colour():
 
 
 def test_D17_1_colour_letters_read_case_insensitively_and_write_upper_case():
-    assert parse_card("r7") == Card("R", 7)
-    assert parse_card("k17").text == "K17"
-    assert parse_card("*y").text == "*Y"
-    assert parse_card("*r6") == Joker("R", Card("R", 6))
-    assert parse_card(" g12 ").text == "G12"
+    assert parse_card("r7", RUMMY17) == Card("R", 7, RUMMY17)
+    assert parse_card("k17", RUMMY17).text == "K17"
+    assert parse_card("*y", RUMMY17).text == "*Y"
+    assert parse_card("*r6", RUMMY17) == Joker("R", Card("R", 6, RUMMY17), RUMMY17)
+    assert parse_card(" g12 ", RUMMY17).text == "G12"
 
 
 @pytest.mark.parametrize(
@@ -35,7 +37,7 @@ def test_D17_1_colour_letters_read_case_insensitively_and_write_upper_case():
     ],
 )
 def test_notation_of_the_other_games_reads_and_writes_back(game, text, canonical):
-    assert parse_card(text, game).text == canonical
+    assert get_game(game).parse_card(text).text == canonical
 
 
 @pytest.mark.parametrize(
@@ -53,16 +55,16 @@ def test_notation_of_the_other_games_reads_and_writes_back(game, text, canonical
 )
 def test_unknown_cards_are_refused_with_the_card_named(text, words):
     if words is None:
-        assert parse_card(text).text == text
+        assert parse_card(text, RUMMY17).text == text
         return
     with pytest.raises(EntryError) as err:
-        parse_card(text)
+        parse_card(text, RUMMY17)
     assert words in err.value.message
 
 
 def test_rummikub_has_no_value_14():
     with pytest.raises(EntryError):
-        parse_card("K14", "rummikub")
+        get_game("rummikub").parse_card("K14")
 
 
 def test_the_examples_in_parse_cards_docstring_hold():
@@ -114,6 +116,21 @@ def test_the_examples_in_parse_cards_docstring_hold():
 )
 def test_each_game_says_what_its_cards_look_like(game, text, code, message):
     with pytest.raises(EntryError) as err:
-        parse_card(text, game)
+        get_game(game).parse_card(text)
     assert (err.value.code, err.value.message) == (code, message)
     assert err.value.player is None and err.value.meld is None  # the caller says where
+
+
+def test_a_card_carries_its_deck_and_none_is_made_without_one():
+    """A tile of Rummikub is never a Rummy 17 card by default: a card or joker is made of a
+    deck, and the deck writes and names it (contract "Games and cards")."""
+    rummikub = get_game("rummikub")
+    tile = rummikub.parse_card("o5")
+    assert tile.deck is rummikub.deck and tile.game == "rummikub"
+    assert tile != Card("O", 5, RUMMY17)  # the same colour letter and value, another deck
+    with pytest.raises(TypeError):
+        Card("R", 7)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Joker("R", None)  # type: ignore[call-arg]
+    assert spoken(tile) == "orange 5"
+    assert spoken(get_game("manipulation").parse_card("*QH")) == "joker as queen of hearts"

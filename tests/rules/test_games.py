@@ -96,7 +96,7 @@ def test_an_empty_round_is_refused_in_words_not_a_crash(game: Game):
 @pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
 def test_check_meld_answers_for_a_run_and_refuses_an_unreadable_card(game: Game):
     deck = game.deck
-    run = [Card(deck.colours[0], v, game.id).text for v in (deck.low, deck.low + 1, deck.low + 2)]
+    run = [Card(deck.colours[0], v, deck).text for v in (deck.low, deck.low + 1, deck.low + 2)]
     verdict = game.check_meld(run)
     assert verdict["valid"] and verdict["kind"] == "run" and verdict["cards"] == run
     assert json.loads(json.dumps(verdict)) == verdict
@@ -112,7 +112,7 @@ def test_every_card_of_the_deck_reads_back_as_itself(game: Game):
     deck = game.deck
     for colour in deck.colours:
         for value in range(deck.low, deck.high + 1):
-            card = Card(colour, value, game.id)
+            card = Card(colour, value, deck)
             assert game.parse_card(card.text.lower()) == card
 
 

@@ -22,7 +22,6 @@ from companion.domain import (
     check_meld,
     get_game,
     localize,
-    parse_card,
     score_document,
 )
 from companion.i18n.catalogues import translator
@@ -210,7 +209,7 @@ def test_RK_12_mixed_readings_name_their_kind_and_the_headline_is_the_first():
 def test_RK_6_RO_6_value_only_for_a_game_with_an_initial_meld(game):
     g = get_game(game)
     deck = g.deck
-    run = [Card(deck.colours[0], v, game).text for v in (4, 5, 6)]
+    run = [Card(deck.colours[0], v, deck).text for v in (4, 5, 6)]
     v = verdict(game, *run)
     assert ("value" in v) == (g.initial_meld is not None)
     joker = "*" + deck.colours[0] if deck.coloured_jokers else "*"
@@ -279,8 +278,8 @@ def test_RK_12_MR_7_every_verdict_cites_in_its_reason_the_clause_it_gives_as_rul
     [("rummy17", "R07", "R7"), ("rummikub", "b09", "B9"), ("rummy17", "*R07", "*R7")],
 )
 def test_cards_with_a_leading_zero_are_read(game, text, card):
-    assert parse_card(text, game).text == card
-    assert parse_card("07H", "manipulation").text == "7H"
+    assert get_game(game).parse_card(text).text == card
+    assert get_game("manipulation").parse_card("07H").text == "7H"
 
 
 @pytest.mark.parametrize("cards", [["R1,R2,R3"], ["R1, R2", "R3"], ["R1;R2 R3"]])

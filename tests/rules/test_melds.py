@@ -3,11 +3,12 @@
 import pytest
 
 from companion.domain import Card, analyse_meld, check_meld, parse_card
+from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.games.rummy17.melds import MeldError
 
 
 def meld(*cards: str):
-    return analyse_meld([parse_card(c) for c in cards])
+    return analyse_meld([parse_card(c, RUMMY17) for c in cards])
 
 
 def verdict(*cards: str) -> dict:
@@ -101,7 +102,11 @@ def test_D17_6_either_end_is_ambiguous_and_check_lists_every_reading():
 
 def test_D17_6_a_stated_stand_in_settles_the_reading():
     m = meld("R5", "R6", "*R7")
-    assert not m.ambiguous and m.faces == (Card("R", 5), Card("R", 6), Card("R", 7))
+    assert not m.ambiguous and m.faces == (
+        Card("R", 5, RUMMY17),
+        Card("R", 6, RUMMY17),
+        Card("R", 7, RUMMY17),
+    )
 
 
 def test_D17_6_a_stated_stand_in_must_fit_the_meld():

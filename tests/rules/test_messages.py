@@ -13,6 +13,7 @@ from helpers import Catalogue
 
 from companion.domain import BONUS_CARDS, Collector, EntryError, Problem, all_games, parse_card
 from companion.domain.errors import about
+from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.messages import MESSAGES, TERMS, join, location, render
 
 RULES = Path(__file__).parents[2] / "companion" / "domain"
@@ -181,7 +182,7 @@ def test_words_of_the_game_are_translated_with_the_sentence():
         }
     )
     with pytest.raises(EntryError) as err:
-        parse_card("*RB6")
+        parse_card("*RB6", RUMMY17)
     assert err.value.first.message(hungarian) == "a piros joker nem állhat B6 helyett (R17-13)"
     assert {"colour", "colours", "game_name", "bonus_name", "phrase", "nobody"} <= TERMS
     assert render("not-a-card", {**SAMPLES}, hungarian).startswith(
@@ -235,7 +236,7 @@ def test_a_collector_keeps_every_problem_with_its_place_and_raises_them_together
     for number, cards in enumerate([["R3", "Q4"], ["R3", "R4"], ["X1"]], start=1):
         with problems.check(player="Anna", meld=number):
             for card in cards:
-                parse_card(card)
+                parse_card(card, RUMMY17)
     with pytest.raises(EntryError) as err:
         problems.raise_any()
     assert err.value.codes == ["not-a-card-coloured-joker", "not-a-card-coloured-joker"]

@@ -22,7 +22,7 @@ SEATS = ["Anna", "Béla", "Cili", "Dani"]
 
 
 def cards(*texts: str):
-    return [parse_card(t) for t in texts]
+    return [parse_card(t, RUMMY17) for t in texts]
 
 
 def _round_with_bonus_cards(cards: list[str]) -> dict:
@@ -101,12 +101,12 @@ def test_R17_8_knocking_ends_once_the_current_player_melded_or_discarded():
 
 def test_R17_10_adding_to_a_meld_needs_a_first_meld_and_keeps_it_legal():
     run = analyse_meld(cards("R3", "R4", "R5"))
-    assert add_to_meld(run, Card("R", 6), has_melded=True).kind == "run"
+    assert add_to_meld(run, Card("R", 6, RUMMY17), has_melded=True).kind == "run"
     with pytest.raises(MeldError) as err:
-        add_to_meld(run, Card("R", 6), has_melded=False)
+        add_to_meld(run, Card("R", 6, RUMMY17), has_melded=False)
     assert (err.value.code, err.value.rule) == ("add-before-meld", "R17-10")
     with pytest.raises(MeldError):
-        add_to_meld(run, Card("B", 6), has_melded=True)
+        add_to_meld(run, Card("B", 6, RUMMY17), has_melded=True)
 
 
 def test_R17_11_a_run_of_four_with_the_joker_may_take_it():
@@ -117,11 +117,13 @@ def test_R17_11_a_run_of_four_with_the_joker_may_take_it():
 
 def test_R17_12_swapping_a_joker_needs_its_card_and_a_first_meld():
     m = analyse_meld(cards("R3", "*R4", "R5"))
-    assert swap_joker(m, Card("R", 4), has_melded=True).allowed
-    assert not swap_joker(m, Card("R", 4), has_melded=False).allowed
-    assert not swap_joker(m, Card("R", 6), has_melded=True).allowed
+    assert swap_joker(m, Card("R", 4, RUMMY17), has_melded=True).allowed
+    assert not swap_joker(m, Card("R", 4, RUMMY17), has_melded=False).allowed
+    assert not swap_joker(m, Card("R", 6, RUMMY17), has_melded=True).allowed
 
 
 def test_R17_13_a_taken_joker_never_goes_to_the_hand():
     m = analyse_meld(cards("R3", "*R4", "R5"))
-    assert "never goes into the hand" in swap_joker(m, Card("R", 4), has_melded=True).reason
+    assert (
+        "never goes into the hand" in swap_joker(m, Card("R", 4, RUMMY17), has_melded=True).reason
+    )

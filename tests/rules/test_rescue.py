@@ -230,7 +230,7 @@ def most_placed(game: str, cards: list[str]) -> int:
 def test_rk11_no_arrangement_places_more_cards_than_the_rescue(game, picks, jokers):
     deck = get_game(game).deck
     values = [1, 2, 3, 12, 13]  # the ends, where 13-1 and the ace matter
-    cards = [Card(deck.colours[c], values[v], game).text for c, v in picks]
+    cards = [Card(deck.colours[c], values[v], deck).text for c, v in picks]
     cards = [c for c in cards if cards.count(c) <= 2] + ["*"] * jokers
     answer = get_game(game).rescue(cards)
     assert len(laid(answer)) == most_placed(game, cards)

@@ -19,7 +19,7 @@ NAMES = ("Anna", "Béla", "Cili", "Dani")
 
 
 def _text(game: str, colour: str, value: int) -> str:
-    return Card(colour, value, game).text
+    return Card(colour, value, get_game(game).deck).text
 
 
 class _Pool:

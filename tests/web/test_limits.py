@@ -13,7 +13,7 @@ from test_fuzz import HOSTILE_TEXT, RAW
 
 from companion.adapters import store
 from companion.adapters.db import get_session
-from companion.domain import EntryError, all_games, parse_card, score_document
+from companion.domain import EntryError, all_games, score_document
 from companion.domain import bounds as limits
 from companion.web.api import models as api_models
 
@@ -150,8 +150,8 @@ def test_the_points_limit_is_the_most_a_whole_box_is_worth():
             for c in deck.colours
             for v in range(deck.low, deck.high + 1)
         ]
-        worth[game.id] = box.copies * sum(game.worth(parse_card(t, game.id)) for t in tiles)
-        worth[game.id] += box.jokers * game.worth(parse_card("*", game.id))
+        worth[game.id] = box.copies * sum(game.worth(game.parse_card(t)) for t in tiles)
+        worth[game.id] += box.jokers * game.worth(game.parse_card("*"))
         assert [c.limit for c in game.describe().counts] == [limits.MAX_POINTS]
     assert worth == {"rummikub": 788, "rummy-o": 802, "manipulation": 730}
     assert limits.MAX_POINTS == max(worth.values()) == 802

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.domain import Card, EntryError, Joker, parse_card
+from companion.domain import Card, EntryError, Joker, get_game
 from companion.domain.cards import spoken
 from companion.domain.description import Description
 from companion.domain.messages import render
@@ -43,7 +43,7 @@ def card_face(game: Description, text: Any) -> Face:
     """How the chip of ``text``, a card of ``game`` in its notation, looks and is named."""
     raw = str(text)
     try:
-        token = parse_card(raw, game.id)
+        token = get_game(game.id).parse_card(raw)
     except EntryError:
         return Face(raw)
     shown: Card | None = token.stands_for if isinstance(token, Joker) else token
@@ -124,7 +124,7 @@ def history_parts(
 def card_name(game: Description, colour: str, value: int) -> str:
     """The name of the card of ``colour`` and ``value`` in the page's language and grammar
     ("rote 1", "червена 1", "Herz Dame"): a key of the card grid (templates/_macros.html)."""
-    return spoken(parse_card(game.cards.text(colour, value), game.id), translator())
+    return spoken(get_game(game.id).parse_card(game.cards.text(colour, value)), translator())
 
 
 def card_names(game: Description) -> dict[str, Any]:
@@ -135,5 +135,6 @@ def card_names(game: Description) -> dict[str, Any]:
     cards = game.cards
     texts = [cards.text(c.code, v.value) for c in cards.colours for v in cards.values]
     jokers = [cards.joker + c.code for c in cards.colours] if cards.coloured_jokers else []
-    names = {t: spoken(parse_card(t, game.id), tr) for t in [*texts, *(jokers or [cards.joker])]}
+    kind = get_game(game.id)
+    names = {t: spoken(kind.parse_card(t), tr) for t in [*texts, *(jokers or [cards.joker])]}
     return {"cards": names, "as": render("joker-name-as", {"card": "{card}"}, tr)}

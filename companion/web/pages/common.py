@@ -149,7 +149,7 @@ def game_of(match: Match) -> Game:
 
 def card_text(desc: Description, colour: str, value: int) -> str:
     """A card of the described game in its notation (``R7``, ``10H``): ``Card.text``."""
-    return Card(colour, value, desc.id).text
+    return Card(colour, value, get_game(desc.id).deck).text
 
 
 def example_cards(desc: Description, *values: int) -> str:

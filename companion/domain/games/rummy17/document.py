@@ -17,6 +17,7 @@ from companion.domain.cards import Card, Joker, Token, parse_card
 from companion.domain.errors import Collector, EntryError, about
 from companion.domain.game import check_round_keys, get_game, part_object, round_object
 from companion.domain.games.rummy17.bonus import BONUS_CARDS, Award
+from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.games.rummy17.melds import Meld, MeldError, analyse_meld, resolve
 from companion.domain.games.rummy17.play import BONUS_DRAWN
 from companion.domain.games.rummy17.scoring import GameResult
@@ -124,7 +125,7 @@ def _parse_meld(raw: object, player: str | None, number: int | None) -> list[Tok
         tokens: list[Token] = []
         for c in raw:
             with problems.check():
-                tokens.append(parse_card(c))
+                tokens.append(parse_card(c, RUMMY17))
         problems.raise_any()
     return tokens
 
@@ -180,7 +181,7 @@ def _read_hand(raw: object, problems: Collector) -> Hand:
     cards: list[Card] = []
     for c in raw:
         with problems.check():
-            token = parse_card(c)
+            token = parse_card(c, RUMMY17)
             if isinstance(token, Joker):
                 # R17-13, D17-8: a joker is melded the turn it is taken.
                 raise EntryError("joker-in-hand", card=token.bare, rule="R17-13")
@@ -501,7 +502,7 @@ def _read_last_discard(raw: object, went_out: str) -> LastDiscard:
         raise EntryError("last-discard-missing", player=went_out, rule="R17-15")
     if isinstance(raw, Mapping):
         return read_seventeen(raw)
-    last = parse_card(raw)
+    last = parse_card(raw, RUMMY17)
     if isinstance(last, Joker):
         raise EntryError("last-discard-joker", card=last.bare, rule="R17-13")
     return last
@@ -551,7 +552,7 @@ def doubles(went_out: str | None, last_discard: object) -> bool:
     if not isinstance(last_discard, str):
         return False
     try:
-        card = parse_card(last_discard)
+        card = parse_card(last_discard, RUMMY17)
     except EntryError:
         return False
     return isinstance(card, Card) and card.value == 17

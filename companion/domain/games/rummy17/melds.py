@@ -195,7 +195,7 @@ def _as_set(
     if joker is None:
         return Meld(tuple(tokens), SET)
     assert joker.colour is not None
-    stand = Card(joker.colour, value)
+    stand = Card(joker.colour, value, RUMMY17)
     if stand in numbers:
         raise MeldError(
             "set-joker-duplicate",
@@ -249,7 +249,7 @@ def _as_run(
         ]
     if not candidates:  # D17-6: R1…R17 and a joker is no meld: no run goes past 17
         raise MeldError("run-no-room", card=joker.text, rule="D17-6", colour=_name(colour))
-    readings = tuple(Card(colour, v) for v in candidates)
+    readings = tuple(Card(colour, v, RUMMY17) for v in candidates)
     # D17-6: of the cards the joker could stand for, one that lies in another meld is no
     # reading (each card exists once, R17-1): K8 in another meld makes K9 K10 and a joker K11.
     # Only a choice is narrowed: a joker whose every card lies elsewhere keeps them, as a

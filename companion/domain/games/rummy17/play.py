@@ -58,12 +58,12 @@ JOKER_RUN_MIN = 4  # R17-11
 
 def full_deck() -> tuple[Card, ...]:
     """R17-1: 85 number cards, every colour × value exactly once."""
-    return tuple(Card(c, v) for c in RUMMY17.colours for v in range(1, 18))
+    return tuple(Card(c, v, RUMMY17) for c in RUMMY17.colours for v in range(1, 18))
 
 
 def jokers() -> tuple[Joker, ...]:
     """R17-1, R17-4: five jokers, one of each colour, beside the bonus cards."""
-    return tuple(Joker(c) for c in RUMMY17.colours)
+    return tuple(Joker(c, None, RUMMY17) for c in RUMMY17.colours)
 
 
 def draw_pile_size(players: int) -> int:

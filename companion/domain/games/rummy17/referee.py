@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.domain.cards import parse_card
 from companion.domain.errors import Problem, note_fields, reason_fields
-from companion.domain.games.rummy17.deck import ONCE
+from companion.domain.games.rummy17.deck import ONCE, RUMMY17
 from companion.domain.games.rummy17.melds import RUN, MeldError, analyse_meld, resolve
 from companion.domain.messages import N_, register
 from companion.domain.turn_document import check_copies
@@ -32,7 +32,7 @@ def check_rummy17_meld(cards: Sequence[object]) -> dict[str, Any]:
     (``messages.render``). Raises ``EntryError`` when a card cannot be read, or a card or a
     joker is given twice (R17-1: each exists once) (exit 2), which is not a verdict.
     """
-    tokens = [parse_card(c, "rummy17") for c in cards]
+    tokens = [parse_card(c, RUMMY17) for c in cards]
     check_copies({"cards": tokens}, ONCE)  # R17-1: bad input, as in ``turn`` and ``rescue``
     try:
         meld = analyse_meld(tokens)

@@ -39,6 +39,7 @@ from companion.domain.games.rummy17.play import JOKER_RUN_MIN
 from companion.domain.messages import N_, register
 from companion.domain.seating import check_names
 from companion.domain.turn_document import (
+    Notation,
     beyond_hand,
     check_turn_copies,
     key,
@@ -241,7 +242,7 @@ def _read(game: Game, raw: object) -> Rummy17Turn:
 
 
 def _table(
-    raw: object, game: Game, *, field: str, problems: Collector
+    raw: object, game: Notation, *, field: str, problems: Collector
 ) -> dict[str, list[list[Token]]]:
     """A table of Rummy 17: each player's melds, in seat order."""
     if not isinstance(raw, Mapping):
@@ -338,7 +339,7 @@ def _a_taken_joker_is_melded(turn: Rummy17Turn) -> Iterator[Problem]:
     """Check 6 (R17-13): a joker taken from the table never goes into the hand: it ends the
     turn in a meld."""
     for text in sorted(missing(_jokers(turn.on_before), _jokers(turn.on_after))):
-        colour = _colour(Joker(text[1], None))
+        colour = _colour(Joker(text[1], None, RUMMY17))
         yield Problem("turn17-joker-not-melded", {"colour": colour}, card=text, rule="R17-13")
 
 
