@@ -124,7 +124,7 @@ def _renderer_start(counts: SynchronizedArray[int] | None = None, size: int = 0)
 
     threading.Thread(target=orphaned, daemon=True, name="renderer-parent").start()
     if counts is not None and index < size:
-        from companion.adapters.sheets.render import warm_up
+        from companion.adapters.sheets.warm import warm_up
 
         try:
             warm_up()

@@ -8,22 +8,10 @@ link: the table scans it and keeps score on its own phone.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
-import segno
-
-from companion.adapters.sheets.render import check_paper, render_pdf
+from companion.adapters.sheets.render import check_paper, qr_data_uri, render_pdf
 from companion.domain import ENGLISH, Description, Translator
-
-
-@lru_cache(maxsize=1024)
-def _qr(url: str) -> str:
-    """The QR code as a one-pixel-per-module PNG: the PDF scales it up without blurring.
-    Kept per renderer: the same session's cards on the other paper or in another language
-    draw the same codes (choosing a code's mask is most of a card's own work)."""
-    uri: str = segno.make(url, error="m").png_data_uri(scale=1, border=0)
-    return uri
 
 
 def standings_sheet(
@@ -70,5 +58,5 @@ def table_cards(
         game_name=game.name,
         game=game,
         session=session,
-        cards=[{**c, "qr": _qr(str(c["url"]))} for c in cards],
+        cards=[{**c, "qr": qr_data_uri(str(c["url"]))} for c in cards],
     )

@@ -11,16 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import lru_cache
 from typing import Any
-
-import segno
 
 from companion.adapters.sheets.render import (
     check_paper,
     column_heads,
     game_macros,
     heads_fit,
+    qr_data_uri,
     render_pdf,
     render_pdfs,
     short_labels,
@@ -141,14 +139,6 @@ def _fmt_when(value: object) -> str:
     return str(value or "")
 
 
-@lru_cache(maxsize=1024)
-def _qr_data_uri(url: str) -> str:
-    """The QR code as a one-pixel-per-module PNG: the PDF scales it up without blurring.
-    Kept per renderer: every revision of a match prints the same code."""
-    uri: str = segno.make(url, error="m").png_data_uri(scale=1, border=0)
-    return uri
-
-
 def match_view(
     doc: Mapping[str, Any],
     *,
@@ -211,7 +201,7 @@ def match_view(
             {"when": _fmt_when(h.get("when")), "what": str(h.get("what", ""))} for h in history
         ],
         "readonly_url": readonly_url,
-        "qr": _qr_data_uri(readonly_url) if readonly_url else None,
+        "qr": qr_data_uri(readonly_url) if readonly_url else None,
         "density": "dense" if dense else "roomy",
     }
 

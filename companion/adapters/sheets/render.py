@@ -6,11 +6,12 @@ import io
 import re
 import threading
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import segno
 from markupsafe import Markup, escape
 
 from companion.domain import EntryError, Game, Translator
@@ -71,6 +72,16 @@ def game_macros(game: Game) -> str:
     """The game's own sheet parts (templates/sheets/games/<id>/), else the shared ones."""
     names = [f"sheets/games/{game.id}/parts.html", "sheets/games/default/parts.html"]
     return environment().select_template(names).name or names[-1]
+
+
+@lru_cache(maxsize=1024)
+def qr_data_uri(url: str) -> str:
+    """The QR code of ``url`` as a one-pixel-per-module PNG: the PDF scales it up without
+    blurring. Kept per renderer: every revision of a match prints the same code, and the same
+    session's table cards on the other paper or in another language draw the same codes
+    (choosing a code's mask is most of a card's own work)."""
+    uri: str = segno.make(url, error="m").png_data_uri(scale=1, border=0)
+    return uri
 
 
 def check_paper(paper: str) -> str:
@@ -171,7 +182,7 @@ def _document(template: str, paper: str, tr: Translator, context: dict[str, Any]
     """``template`` filled and laid out as pages (a WeasyPrint document; WeasyPrint is
     imported late: `companion score` should not pay for it)."""
     fonts, stylesheet, _browser = _shared()
-    html = _sheet_html()(string=_html(template, paper, tr, context), base_url=str(_base()))
+    html = _sheet_html()(string=filled_html(template, paper, tr, context), base_url=str(_base()))
     return html.render(stylesheets=[stylesheet], font_config=fonts)
 
 
@@ -198,7 +209,8 @@ def render_pdfs(parts: Sequence[tuple[str, dict[str, Any]]], paper: str, tr: Tra
     return data
 
 
-def _html(template: str, paper: str, tr: Translator, context: dict[str, Any]) -> str:
+def filled_html(template: str, paper: str, tr: Translator, context: dict[str, Any]) -> str:
+    """``template`` filled in the table's language for ``paper``, as HTML text."""
     return (
         environment()
         .get_template(template)
@@ -236,42 +248,3 @@ def merge_pdfs(parts: Sequence[bytes]) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
-
-
-def warm_up() -> None:
-    """Get a renderer ready for any sheet (it does this as it starts): WeasyPrint imported,
-    one tiny sheet drawn (the fonts found, the stylesheets parsed, the layout's caches
-    filled), every game's sheet, the blank sheet and the table cards filled in (their
-    templates compiled) and every language's words loaded. The first sheets of a fresh
-    server took 2 s instead of 0.3 s (issue 26). Drawing every game's sheet too would take a
-    renderer twice as long to start and save its first sheet of each game 40 ms."""
-    from companion.adapters.sheets.blank import blank_view
-    from companion.adapters.sheets.event import _qr
-    from companion.adapters.sheets.filled import match_sheet, match_view
-    from companion.domain import ENGLISH, all_games
-    from companion.i18n.catalogues import LANGUAGES, translator
-
-    for n, kind in enumerate(all_games()):
-        names = [chr(65 + n) for n in range(max(2, kind.seats[0]))]
-        doc = {"game": kind.id, "players": names, "first_dealer": names[0], "rounds": []}
-        if n == 0:
-            match_sheet(doc)
-        else:
-            _html("sheets/match.html", "a4", ENGLISH, match_view(doc))
-        _html("sheets/blank.html", "a4", ENGLISH, blank_view(len(names), 1, game=kind.id))
-    card = {"number": 1, "players": ["A", "B"], "first": "A", "qr": _qr("http://localhost/")}
-    _html(
-        "sheets/event_cards.html",
-        "a4",
-        ENGLISH,
-        {
-            "title": "",
-            "game_name": kind.name,
-            "game": kind.describe(),
-            "session": 1,
-            "cards": [card],
-        },
-    )
-    for lang in LANGUAGES:
-        game_words(translator(lang))
-    merge_pdfs([])  # pypdf imported
