@@ -3,7 +3,8 @@
 Nothing here imports a web, database or PDF library; the CLI, the web pages, the JSON API and
 the score sheets all call these functions, so every rule exists once. Every game is reached
 through ``get_game(id)`` (``game.py``); problems come back as codes with parameters
-(``errors.py``) rendered to words by ``messages.render``.
+(``errors.py``) rendered to words by ``messages.render``. What belongs to one game is that
+game's own (``companion.domain.games.rummy17``: its bonus cards, melds and round document).
 """
 
 from collections.abc import Mapping
@@ -13,11 +14,6 @@ from companion.domain.cards import Card, Joker, parse_card, split_cards
 from companion.domain.description import Description
 from companion.domain.errors import Collector, EntryError, Problem, about
 from companion.domain.game import Column, Decision, Game, RoundOutcome, all_games, get_game
-from companion.domain.games.rummy17.bonus import BONUS_CARDS, Award, BonusCard
-from companion.domain.games.rummy17.document import doubles, read_meld, read_table, result_json
-from companion.domain.games.rummy17.melds import RUN, SET, Meld, analyse_meld
-from companion.domain.games.rummy17.scoring import GameResult, PlayerScore, score_game
-from companion.domain.games.rummy17.table import Hand, Seat, Table
 from companion.domain.messages import ENGLISH, Translator, localize, render
 from companion.domain.scoring import match_document, score_document
 from companion.domain.seating import check_names, dealer_of, left_of, standings
@@ -63,12 +59,7 @@ def check_redeal(game: object, tiles: list[object]) -> dict[str, Any]:
 
 
 __all__ = [
-    "BONUS_CARDS",
     "ENGLISH",
-    "RUN",
-    "SET",
-    "Award",
-    "BonusCard",
     "Card",
     "Collector",
     "Column",
@@ -76,36 +67,24 @@ __all__ = [
     "Description",
     "EntryError",
     "Game",
-    "GameResult",
-    "Hand",
     "Joker",
-    "Meld",
-    "PlayerScore",
     "Problem",
     "RoundOutcome",
-    "Seat",
-    "Table",
     "Translator",
-    "analyse_meld",
     "check_meld",
     "check_redeal",
     "check_turn",
     "knock",
     "check_names",
     "dealer_of",
-    "doubles",
     "all_games",
     "get_game",
     "left_of",
     "localize",
     "match_document",
     "parse_card",
-    "read_meld",
-    "read_table",
     "render",
-    "result_json",
     "score_document",
-    "score_game",
     "split_cards",
     "standings",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.domain import read_table, score_game
+from companion.domain.games.rummy17 import read_table, score_game
 from companion.domain.games.rummy17.bonus import Award
 from companion.domain.games.rummy17.scoring import GameResult
 

@@ -2,7 +2,8 @@
 
 from helpers import FILLER, Catalogue, award_of, game, scored, with_card
 
-from companion.domain import BONUS_CARDS, score_document
+from companion.domain import score_document
+from companion.domain.games.rummy17 import BONUS_CARDS
 from companion.domain.messages import render
 
 

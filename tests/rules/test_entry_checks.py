@@ -215,7 +215,7 @@ def test_errors_about_a_document_field_name_it_for_forms(change, field):
 
 
 def test_R17_15a_doubles_answers_for_a_form_being_filled_in():
-    from companion.domain import doubles
+    from companion.domain.games.rummy17 import doubles
 
     assert doubles("Anna", "k17") and not doubles("Anna", "K16")
     assert not doubles(None, "K17") and not doubles("Anna", "") and not doubles("Anna", "K99")

@@ -2,7 +2,8 @@
 
 import pytest
 
-from companion.domain import Card, analyse_meld, check_meld, parse_card
+from companion.domain import Card, check_meld, parse_card
+from companion.domain.games.rummy17 import analyse_meld
 from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.games.rummy17.melds import MeldError
 

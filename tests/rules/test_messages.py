@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from helpers import Catalogue
 
-from companion.domain import BONUS_CARDS, Collector, EntryError, Problem, all_games, parse_card
+from companion.domain import Collector, EntryError, Problem, all_games, parse_card
 from companion.domain.errors import about
+from companion.domain.games.rummy17 import BONUS_CARDS
 from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.messages import MESSAGES, TERMS, join, location, render
 

@@ -3,8 +3,9 @@
 import pytest
 from helpers import game
 
-from companion.domain import BONUS_CARDS, Card, EntryError, Joker, analyse_meld, parse_card
+from companion.domain import Card, EntryError, Joker, parse_card
 from companion.domain import score_document as score
+from companion.domain.games.rummy17 import BONUS_CARDS, analyse_meld
 from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.games.rummy17.melds import MeldError
 from companion.domain.games.rummy17.play import (

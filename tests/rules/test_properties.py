@@ -9,7 +9,8 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from companion.domain import BONUS_CARDS, score_document
+from companion.domain import score_document
+from companion.domain.games.rummy17 import BONUS_CARDS
 
 COLOURS = "RBGYK"
 NAMES = ["Anna", "Béla", "Cili", "Dani", "Emő", "Феня"]

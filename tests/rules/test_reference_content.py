@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from markupsafe import Markup, escape
 from support import load
 
-from companion.domain import BONUS_CARDS, all_games
+from companion.domain import all_games
+from companion.domain.games.rummy17 import BONUS_CARDS
 from companion.domain.messages import MESSAGES
 from companion.i18n import reference
 from companion.i18n.catalogues import LANGUAGES

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support import load
 
-from companion.domain import BONUS_CARDS, EntryError, all_games, match_document, score_document
+from companion.domain import EntryError, all_games, match_document, score_document
+from companion.domain.games.rummy17 import BONUS_CARDS
 from companion.domain.stats import across_matches, same_player
 
 NAMES = ["Anna", "Béla", "Cili", "Dóra"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.domain import BONUS_CARDS
+from companion.domain.games.rummy17 import BONUS_CARDS
 
 # Hungarian (ő ű), German (ß ä ö ü) and Cyrillic names: they must print right (issue 4).
 NAMES = ("Zsófi Őri", "Márk Űrös", "Jörg Weiß", "Дмитрий", "Käthe", "Béla")

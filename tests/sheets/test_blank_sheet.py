@@ -6,7 +6,8 @@ import pytest
 from pdfcheck import A4, LETTER, font_sizes, page_sizes, reader, same_size, text
 
 from companion.adapters.sheets import blank_sheet
-from companion.domain import BONUS_CARDS, EntryError
+from companion.domain import EntryError
+from companion.domain.games.rummy17 import BONUS_CARDS
 
 
 @pytest.mark.parametrize("players", [2, 6])

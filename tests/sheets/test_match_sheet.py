@@ -12,7 +12,8 @@ from pdfcheck import A4, LETTER, font_sizes, page_sizes, reader, same_size, text
 from sheet_samples import NAMES, sample_match
 
 from companion.adapters.sheets import match_sheet, match_sheet_from_document, short_labels
-from companion.domain import BONUS_CARDS, EntryError, get_game, match_document, score_document
+from companion.domain import EntryError, get_game, match_document, score_document
+from companion.domain.games.rummy17 import BONUS_CARDS
 
 URL = "https://companion.example/v/Qx7kP2mZ9aLr4TbW"
 HISTORY = [

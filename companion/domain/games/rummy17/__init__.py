@@ -14,12 +14,19 @@ from typing import Any
 from companion.domain.bounds import MAX_HAND_CARDS
 from companion.domain.description import BonusCards, BonusCardText, Description, LastCardDoubles
 from companion.domain.game import Choice, Column, Count, Decision, Game, RoundOutcome
-from companion.domain.games.rummy17.bonus import BONUS_CARDS
+from companion.domain.games.rummy17.bonus import BONUS_CARDS, Award, BonusCard
 from companion.domain.games.rummy17.deck import RUMMY17
-from companion.domain.games.rummy17.document import doubles, read_part, read_table, result_json
-from companion.domain.games.rummy17.melds import MELD_LEAST
+from companion.domain.games.rummy17.document import (
+    doubles,
+    read_meld,
+    read_part,
+    read_table,
+    result_json,
+)
+from companion.domain.games.rummy17.melds import MELD_LEAST, RUN, SET, Meld, analyse_meld
 from companion.domain.games.rummy17.play import BONUS_DRAWN
-from companion.domain.games.rummy17.scoring import score_game
+from companion.domain.games.rummy17.scoring import GameResult, PlayerScore, score_game
+from companion.domain.games.rummy17.table import Hand, Seat, Table
 from companion.domain.games.rummy17.words import WORDS  # noqa: F401  (its own words: a deal is a game, issue 16)
 from companion.domain.messages import ENGLISH, N_, Translator
 
@@ -182,3 +189,26 @@ class Rummy17(Game):
 
 
 GAME = Rummy17()
+
+__all__ = [
+    "BONUS_CARDS",
+    "GAME",
+    "RUMMY17",
+    "RUN",
+    "SET",
+    "Award",
+    "BonusCard",
+    "GameResult",
+    "Hand",
+    "Meld",
+    "PlayerScore",
+    "Rummy17",
+    "Seat",
+    "Table",
+    "analyse_meld",
+    "doubles",
+    "read_meld",
+    "read_table",
+    "result_json",
+    "score_game",
+]
