@@ -1,6 +1,11 @@
-"""How the code is laid out (issue 15, point 4): one place saves, the blueprints live in
-companion/web/, no module imports another's private name, and one module holds the limits.
-Read from the source, so a new shortcut fails here before it is copied."""
+"""How the code is laid out: one place saves, the blueprints live in companion/web/, no module
+reaches another's private name, and one module holds the limits. Read from the source, so a
+new shortcut fails here before it is copied.
+
+Which module may import which (the layers, the rules core apart, no import cycles, the store's
+idempotency keys) is import-linter's: ``lint-imports`` checks the contracts of pyproject.toml
+in scripts/test. What stays here is what an import graph does not show: calls, names and
+assignments."""
 
 from __future__ import annotations
 
@@ -37,27 +42,52 @@ def test_only_the_save_function_looks_up_a_once_key() -> None:
         and node.func.value.id in ("store", "once")
     )
     assert asking == ["companion/services/saving.py"]
-    importing = sorted(
-        path
-        for path, tree in modules().items()
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom)
-        and (node.module or "").startswith("companion.adapters.store")
-        and any(alias.name == "done" for alias in node.names)
-    )
-    assert importing == ["companion/adapters/store/__init__.py"]  # the package's own re-export
 
 
-def test_no_module_imports_a_private_name_of_another() -> None:
+def private_names_reached(tree: ast.Module) -> list[str]:
+    """The private names of the project's other modules that ``tree`` reaches: imported by name
+    (``from companion.x import _y``) or read from a module it imported (``x._y``)."""
+    found = []
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("companion"):
+            for alias in node.names:
+                imported.add(alias.asname or alias.name)
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{node.module}.{alias.name}")
+        elif isinstance(node, ast.Import):
+            imported.update(
+                a.asname or a.name for a in node.names if a.name.startswith("companion")
+            )
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in imported
+        ):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_reaches_a_private_name_of_another() -> None:
     found = [
-        f"{path}: {node.module}.{alias.name}"
+        f"{path}: {name}"
         for path, tree in modules().items()
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("companion")
-        for alias in node.names
-        if alias.name.startswith("_") and not alias.name.startswith("__")
+        for name in private_names_reached(tree)
     ]
     assert found == []
+
+
+def test_the_private_name_check_sees_both_ways_in() -> None:
+    tree = ast.parse(
+        "from companion.adapters.sheets.event import _qr\n"
+        "from companion.adapters.sheets import render\n"
+        "render._html('x')\n"
+        "self._own = render.public\n"
+    )
+    assert private_names_reached(tree) == ["companion.adapters.sheets.event._qr", "render._html"]
 
 
 def test_the_blueprints_are_all_in_the_web_package() -> None:
