@@ -4,13 +4,16 @@ new shortcut fails here before it is copied.
 
 Which module may import which (the layers, the rules core apart, no import cycles, the store's
 idempotency keys) is import-linter's: ``lint-imports`` checks the contracts of pyproject.toml
-in scripts/test. What stays here is what an import graph does not show: calls, names and
-assignments."""
+in scripts/test. What stays here is what its contracts do not say: calls, names and
+assignments, and a cycle through a package module (``acyclic_siblings`` compares the modules of
+a package with each other, not with the package's own ``__init__``)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import grimp
 
 from companion.domain import bounds as limits
 from companion.web.api import models as api_models
@@ -88,6 +91,29 @@ def test_the_private_name_check_sees_both_ways_in() -> None:
         "self._own = render.public\n"
     )
     assert private_names_reached(tree) == ["companion.adapters.sheets.event._qr", "render._html"]
+
+
+def cycles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
+    """Every import of the graph that the imported module reaches back from: each is part of
+    an import cycle."""
+    return sorted(
+        (importer, imported)
+        for importer in graph.modules
+        for imported in graph.find_modules_directly_imported_by(importer)
+        if graph.find_shortest_chain(importer=imported, imported=importer) is not None
+    )
+
+
+def test_no_import_cycle_at_all_package_modules_and_deferred_imports_included() -> None:
+    assert cycles(grimp.build_graph("companion", cache_dir=None)) == []
+
+
+def test_the_cycle_check_sees_a_package_and_a_module_of_its_own() -> None:
+    graph = grimp.ImportGraph()
+    graph.add_import(importer="app.sheets", imported="app.sheets.blank")  # the re-export
+    graph.add_import(importer="app.sheets.blank", imported="app.sheets")  # and back
+    graph.add_import(importer="app.sheets.blank", imported="app.rules")
+    assert cycles(graph) == [("app.sheets", "app.sheets.blank"), ("app.sheets.blank", "app.sheets")]
 
 
 def test_the_blueprints_are_all_in_the_web_package() -> None:
