@@ -137,3 +137,35 @@ def test_R17_15a_the_form_asks_the_game_whether_a_round_doubles():
     assert rummy17.multiplier({"went_out": None, "last_discard": "K17"}) == 1  # D17-5
     assert rummy17.multiplier({"went_out": "Anna", "last_discard": "17"}) == 1  # unreadable
     assert get_game("rummikub").multiplier({"went_out": "Anna"}) == 1
+
+
+def test_a_game_brings_its_own_cards_and_melds_and_asks_the_registry_for_nothing():
+    """The tile machinery (melds, turns, rescue, racks) takes the deck, style and worth from the
+    game that asks, never from the registry by its id: a game not registered, here a Rummikub
+    under another id, answers as Rummikub does."""
+    from companion.domain.games.rummikub import Rummikub
+
+    class Unlisted(Rummikub):
+        id = "unlisted"
+
+    game, rummikub = Unlisted(), get_game("rummikub")
+    assert "unlisted" not in [g.id for g in all_games()]
+    assert game.parse_card("O13").deck is game.deck
+    meld = ["R1", "R2", "*"]
+    assert game.check_meld(meld) == rummikub.check_meld(meld)
+    turn = {"opened": False, "before": [["R1", "R2", "R3"]], "after": [["R1", "R2", "R3"], meld]}
+    assert game.check_turn(turn) == rummikub.check_turn(turn)
+    table = ["R5", "R6", "R7", "*", "K9", "B9"]
+    assert game.rescue(table) == rummikub.rescue(table)
+    first = [f"{c}{v}" for c in "RB" for v in range(1, 8)]  # 14 first tiles, no pair
+    assert game.check_redeal(first) == rummikub.check_redeal(first)
+    racks = [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": ["R5", "*"]}]
+    doc = {"went_out": "Anna", "players": racks}
+    assert (
+        game.score_round(doc).scores
+        == rummikub.score_round(doc).scores
+        == {
+            "Anna": 35,
+            "Béla": -35,
+        }
+    )
