@@ -17,23 +17,23 @@ from __future__ import annotations
 
 from flask import Flask
 
+from companion.web.pages import (
+    events,
+    offline,
+    parts,
+    players,
+    referee,
+    reference,
+    rounds,
+    timer,
+)
+from companion.web.pages import (
+    matches as pages,
+)
+
 
 def register_blueprints(app: Flask) -> None:
     """The page blueprints (the app registers the API, sheets and tools itself)."""
-    from companion.web.pages import (
-        events,
-        offline,
-        parts,
-        players,
-        referee,
-        reference,
-        rounds,
-        timer,
-    )
-    from companion.web.pages import (
-        matches as pages,
-    )
-
     app.register_blueprint(pages.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(timer.bp)

@@ -19,11 +19,16 @@ from jinja2 import TemplateNotFound
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
+from companion import web
 from companion.adapters import db
 from companion.domain.bounds import MAX_BODY
 from companion.i18n.resources import template_loader
 from companion.web import language as i18n
 from companion.web import ratelimit, security
+from companion.web.api import events as events_api
+from companion.web.api import matches as api
+from companion.web.pages import sheets as sheet_views
+from companion.web.pages import tools
 
 csrf = CSRFProtect()
 
@@ -115,12 +120,6 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
-    from companion import web
-    from companion.web.api import events as events_api
-    from companion.web.api import matches as api
-    from companion.web.pages import sheets as sheet_views
-    from companion.web.pages import tools
-
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)  # JSON only, and it uses no cookies
     app.register_blueprint(events_api.bp)

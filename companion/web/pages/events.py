@@ -34,6 +34,7 @@ from companion.adapters import store
 from companion.adapters.cache import LRU
 from companion.adapters.db import get_session
 from companion.adapters.models import Event
+from companion.adapters.sheets.event import standings_sheet
 from companion.adapters.store import events
 from companion.domain import EntryError, all_games, get_game
 from companion.domain.names import spelled
@@ -341,8 +342,6 @@ def _pdf(data: bytes, name: str) -> Response:
 @bp.get("/ev/<view>/standings.pdf")
 def standings_pdf(view: str) -> Response:
     """The standings on paper (EV-6), final once the event is finished (EV-7)."""
-    from companion.adapters.sheets.event import standings_sheet
-
     event = _view(view)
     head, rows = _standings_rows(event)
     result = events.result(get_session(), event)
