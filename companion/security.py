@@ -90,7 +90,7 @@ TOKEN_FREE = frozenset(
         "rounds.view",
         "sheets.view_sheet",
         "sheets.blank",
-        "api.match_json_view",
+        "match_json.match_json_view",
         "api.game_list",
         "api.game_descriptor",
         "tools.check",
