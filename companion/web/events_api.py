@@ -22,10 +22,9 @@ from flask import Response, jsonify
 from companion import events, store
 from companion.db import get_session
 from companion.models import Event
-from companion.rules import EntryError, get_game
 from companion.ratelimit import creating
+from companion.rules import EntryError, get_game
 from companion.web.api import based_on, bp, error_response, json_body
-
 
 EVENT_FIELDS = ("game", "entrants", "sessions", "rounds", "size", "seating", "title")
 
