@@ -165,6 +165,8 @@ class ChunkedLimit:
     the view a truncated body. So a chunked body is read here, at most one byte past the
     limit: within it, it is passed on with its length; past it, the rest is never read and
     the request goes on announcing one byte too many, so the view's first read is a 413.
+    (``companion serve``'s waitress passes a chunked body on with its length already; this
+    is for any other server. tests/web/test_body_limit.py shows Werkzeug cutting it short.)
     """
 
     def __init__(self, wsgi_app: Any, app: Flask) -> None:

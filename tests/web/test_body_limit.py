@@ -12,12 +12,16 @@ read time out and the test fail).
 
 from __future__ import annotations
 
+import io
+import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from live_server import Server, serving
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+from werkzeug.wrappers import Request
 
 from companion.limits import MAX_BODY
 from companion.server import READ_LIMIT
@@ -198,3 +202,43 @@ def test_a_chunked_body_under_the_limit_is_read_whole(server):
         server, head("/api/v1/matches", "application/json", None), [*parts, b"0\r\n\r\n"]
     )
     assert status == 201, answer[:300]
+
+
+def chunked_environ(body: bytes) -> dict[str, object]:
+    """A POST of ``body`` without Content-Length (chunked), from a server that ends the stream
+    itself (``wsgi.input_terminated``, as gunicorn and Werkzeug's own server set it)."""
+    environ = EnvironBuilder(
+        path="/api/v1/matches",
+        method="POST",
+        input_stream=io.BytesIO(body),
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+    ).get_environ()
+    environ.pop("CONTENT_LENGTH", None)
+    environ["wsgi.input_terminated"] = True
+    return environ
+
+
+DOCUMENT = b'{"game": "rummikub", "players": ["Anna", "Cili"], "first_dealer": "Cili"}'
+
+
+def test_werkzeug_alone_hands_the_view_a_chunked_body_cut_at_the_limit():
+    """Why ``security.ChunkedLimit`` stays: Werkzeug does not refuse a chunked body over
+    MAX_CONTENT_LENGTH when it is read whole (``get_data``, as the API reads JSON); it stops
+    at the limit and hands the view the first MAX_CONTENT_LENGTH bytes, so a document one
+    byte too long would be read cut short. (When this fails, Werkzeug refuses it itself, and
+    ChunkedLimit may go.)"""
+    body = DOCUMENT + b" " * (LIMIT + 1 - len(DOCUMENT))
+    request = Request(chunked_environ(body))  # type: ignore[arg-type]
+    request.max_content_length = LIMIT
+    assert len(request.get_data()) == LIMIT < len(body)
+
+
+@pytest.mark.parametrize(("size", "status"), [(LIMIT, 201), (LIMIT + 1, 413)])
+def test_the_app_refuses_a_chunked_body_over_the_limit_in_its_own_words(app, size, status):
+    """With ``ChunkedLimit`` the app reads a chunked body one byte past the limit at most:
+    within it, it is read whole; past it, refused (413, the API's error object)."""
+    body = DOCUMENT + b" " * (size - len(DOCUMENT))  # JSON allows the trailing spaces
+    chunks, answer, _headers = run_wsgi_app(app, chunked_environ(body), buffered=True)
+    assert answer.startswith(str(status)), b"".join(chunks)[:300]
+    if status == 413:
+        assert json.loads(b"".join(chunks))["error"]["status"] == 413
