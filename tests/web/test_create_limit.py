@@ -254,9 +254,7 @@ def test_a_burst_of_100_starts_from_one_address_makes_exactly_the_limit(tmp_path
             try:
                 conn.connect()
                 ready.wait()  # all 100 connected, then all sent at once
-                conn.request(
-                    "POST", "/api/v1/matches", body, {"Content-Type": "application/json"}
-                )
+                conn.request("POST", "/api/v1/matches", body, {"Content-Type": "application/json"})
                 statuses.append(conn.getresponse().status)
             finally:
                 conn.close()
