@@ -620,7 +620,7 @@ def redeal() -> tuple[Response, int]:
     return _answer(_redeal)
 
 
-#: The API's edge for other blueprints of ``/api/v1`` (events): the body within the limits,
+#: The API's edge for its other modules (the events' routes): the body within the limits,
 #: and an ``EntryError`` as the contract's error object.
 json_body = _body
 error_response = _problem
