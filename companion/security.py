@@ -147,8 +147,9 @@ def same_origin() -> None:
     ``null`` (sandboxed or privacy-sensitive places) passes only when the browser itself
     says the post is same-origin (``Sec-Fetch-Site``, which no page can set). Posts without
     ``Origin`` (older browsers, scripts) rely on the CSRF token alone. The JSON API (one
-    blueprint, ``api``: every route under /api/v1) uses no cookies and is not checked. Only the host is compared: behind a proxy that ends TLS the
-    app may see http where the browser saw https.
+    blueprint, ``api``: every route under /api/v1) uses no cookies and is not checked. Only
+    the host is compared: behind a proxy that ends TLS the app may see http where the
+    browser saw https.
     """
     if request.method not in WRITES or request.blueprint == "api":
         return
