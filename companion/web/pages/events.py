@@ -40,6 +40,7 @@ from companion.domain.names import spelled
 from companion.web.language import gw, select_locale, translator
 from companion.web.pages import sheets as sheet_views
 from companion.web.pages.common import descriptor, qr_svg, sentence
+from companion.web.ratelimit import creating
 from companion.web.spreadsheet import csv_response
 
 bp = Blueprint("events", __name__)
@@ -135,6 +136,7 @@ def _int(raw: str | None) -> int | None | str:
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
+@creating
 def new() -> str | Response:
     """Start an event: the game, the entrants (one per line), sessions, rounds, table size."""
     choices = [descriptor(g) for g in all_games()]
