@@ -30,13 +30,13 @@ from typing import Any
 from flask import Flask
 from flask_babel import gettext as _
 
+from companion.adapters import render_queue
 from companion.app import create_app
-from companion.renderer import RENDERERS, renderer
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
 
 #: Threads per worker: a request waiting on the database or a score sheet frees the core;
-#: at most renderer.WAITING of them wait for sheets, the rest are the pages'.
+#: at most render_queue.WAITING of them wait for sheets, the rest are the pages'.
 THREADS = 32
 #: Open connections per worker (phones keep theirs alive between requests).
 CONNECTIONS = 1000
@@ -185,7 +185,6 @@ def serve_app(
         "proc_name": "companion",
         "when_ready": lambda _server: ready() if ready else None,
         "post_fork": lambda _server, _worker: after_fork() if after_fork else None,
-        "worker_exit": lambda _server, _worker: renderer.shutdown(),
     }
 
     class Gunicorn(BaseApplication):  # type: ignore[misc]
@@ -214,7 +213,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
 
     def after_fork() -> None:
         engine.dispose(close=False)  # a fresh pool in every worker
-        # Its sheet renderers started and warm before it takes requests (issue 26).
-        renderer.start(int(app.config.get("SHEET_RENDERERS", RENDERERS)))
 
-    serve_app(app, host, port, ready=ready, after_fork=after_fork)
+    # One render process for every worker, warm before they take requests.
+    with render_queue.serving(app):
+        serve_app(app, host, port, ready=ready, after_fork=after_fork)
