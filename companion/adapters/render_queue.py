@@ -19,8 +19,8 @@ twenty downloads at once held every page of the table up. So (docs/adr/0001-rend
 - Twenty requests for the same sheet at once, in any server process, wait on one drawing: the
   first claims the sheet's name in the storage (``put_if_empty``, atomic there) and queues
   the task; the others find the claim and wait for the result. The claim goes when the task
-  has stored its result (a Huey post-execute hook); a claim older than ``CLAIM_STALE`` (its
-  render process was killed) is taken over.
+  has stored its result (a Huey post-execute hook); the render process drops every claim as it
+  starts, and a claim older than ``CLAIM_STALE`` (its worker was killed) is taken over.
 - A saved round's sheet is queued at once at a lower priority than the downloads (``ahead``),
   at most ``AHEAD_LIMIT`` every ``AHEAD_PER`` seconds over all server processes (Huey's rate
   limit, counted in the storage), so a storm of saves does not keep the renderers busy.
@@ -78,12 +78,14 @@ TRIM_EVERY = 50
 #: Request threads of one server process that may wait for a sheet at once; the others stay
 #: free for the pages (companion.server.THREADS is 32). Beyond it: SheetsBusy.
 WAITING = 24
-#: How long a request waits for its sheet before it says "try again" (seconds).
-RESULT_WAIT = 60.0
+#: How long a request waits for its sheet before it says "try again" (seconds): an event's
+#: fifty tables took 90 s on the shared machine under a load of 18.
+RESULT_WAIT = 180.0
 #: How often a waiting request looks for its sheet, and an idle worker for a task (seconds).
 POLL = 0.05
-#: A claim older than this whose sheet never came (its render process died) is taken over.
-CLAIM_STALE = 60.0
+#: A claim older than this whose sheet never came (its worker was killed) is taken over; the
+#: render process drops every claim as it starts.
+CLAIM_STALE = 300.0
 #: Sheets made ahead: at most AHEAD_LIMIT every AHEAD_PER seconds over all server processes.
 #: A club night saves a round every few minutes a table (50 tables: about 0.3 a second, every
 #: one made ahead); under a storm of saves (bench/event_load.py: 17 a second) most are left
