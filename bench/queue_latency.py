@@ -47,7 +47,8 @@ def main() -> int:
         timed(inline, "warm", 2)
         load = os.getloadavg()[0]
         here = timed(inline, "inline", args.sheets)
-        print(f"drawn here:        median {statistics.median(here) * 1000:5.0f} ms   load {load:.2f}")
+        ms = statistics.median(here) * 1000
+        print(f"drawn here:        median {ms:5.0f} ms   load {load:.2f}")
         process = render_queue.start(Path(folder) / "queued", 1)
         try:
             queued = RenderQueue(Path(folder) / "queued", inline=False)
@@ -62,9 +63,10 @@ def main() -> int:
             kept = (time.perf_counter() - start) / 100
         finally:
             render_queue.stop(process)
-        print(f"through the queue: median {statistics.median(there) * 1000:5.0f} ms   load {load:.2f}")
+        ms = statistics.median(there) * 1000
+        print(f"through the queue: median {ms:5.0f} ms   load {load:.2f}")
         cost = (statistics.median(there) - statistics.median(here)) * 1000
-        print(f"the queue's cost:  {cost:5.0f} ms a sheet; a kept sheet read in {kept * 1000:.2f} ms")
+        print(f"the queue's cost: {cost:5.0f} ms a sheet; a kept sheet read in {kept * 1e3:.2f} ms")
     return 0
 
 
