@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -227,3 +229,35 @@ def test_the_table_cards_are_kept_and_a_bad_paper_is_a_400(app, client):
     assert queue.renders == before + 1
     assert client.get(f"/e/{edit}/cards.pdf?paper=a3").status_code == 400
     assert client.get(f"/e/{edit}/sheets.pdf?paper=a3").status_code == 400
+
+
+def running(pid: int) -> bool:
+    """Alive, and not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_companion_serve_runs_one_render_process_for_all_its_workers(tmp_path):
+    """Two server processes, one render process; it draws their sheets, and it ends when the
+    server is gone, even SIGKILLed (then nothing told it)."""
+    from live_server import serving
+
+    folder = tmp_path / "instance"
+    env = {"COMPANION_INSTANCE_PATH": str(folder), "COMPANION_WORKERS": "2"}
+    with serving(env) as server:
+        assert server.process is not None
+        arbiter = server.process.pid
+        kids = children(arbiter)
+        command = {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in kids}
+        renderers = [pid for pid in kids if b"companion.adapters.render_queue" in command[pid]]
+        assert len(renderers) == 1 and len(kids) == 3  # and the two server processes
+        (render,) = renderers
+        with urllib.request.urlopen(server.url + "/sheets/blank.pdf?game=rummikub") as answer:
+            assert answer.read().startswith(b"%PDF")
+        assert RenderQueue(folder, inline=False).renders == 1
+        os.kill(arbiter, signal.SIGKILL)
+        server.process.wait(30)
+        until(lambda: not running(render))
