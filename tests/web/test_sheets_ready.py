@@ -250,6 +250,7 @@ def test_companion_serve_runs_one_render_process_for_all_its_workers(tmp_path):
     with serving(env) as server:
         assert server.process is not None
         arbiter = server.process.pid
+        until(lambda: len(children(arbiter)) == 3)  # the second server process may be late
         kids = children(arbiter)
         command = {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in kids}
         renderers = [pid for pid in kids if b"companion.adapters.render_queue" in command[pid]]
