@@ -248,7 +248,7 @@ class RenderQueue:
             or the sheet did not come within ``RESULT_WAIT`` seconds.
         """
         name = _name(key)
-        found = self._result(name)
+        found = self._result(name, again=True)
         if found is not None:
             return found
         if waiting and not _waiting.acquire(blocking=False):
@@ -281,16 +281,20 @@ class RenderQueue:
             return
         self._ask(name, lang, parts, AHEAD, wait=False)
 
-    def _result(self, name: str) -> bytes | None:
-        """The kept sheet ``name``, None when there is none yet.
+    def _result(self, name: str, again: bool = False) -> bytes | None:
+        """The kept sheet ``name``, None when there is none yet (``again``: nor a failed
+        drawing, which is forgotten so that this request asks for it once more).
 
         :raises SheetRefused: what was asked cannot be drawn.
-        :raises SheetFailed: the drawing failed.
+        :raises SheetFailed: the drawing failed (the requests that waited for it are told).
         """
         data = self.huey.get(name, peek=True)
         if data is None:
             return None
         if isinstance(data, Error):
+            if again:
+                self.huey.delete(name)
+                return None
             raise SheetFailed(str(data.metadata.get("error")))
         if isinstance(data, dict):
             raise SheetRefused(data["refused"])

@@ -262,3 +262,12 @@ def test_companion_serve_runs_one_render_process_for_all_its_workers(tmp_path):
         os.kill(arbiter, signal.SIGKILL)
         server.process.wait(30)
         until(lambda: not running(render))
+
+
+def test_a_failed_drawing_is_told_to_its_waiters_and_asked_again_by_the_next(tmp_path):
+    queue = RenderQueue(tmp_path / "instance", inline=True)
+    broken = [("blank", {"players": 3, "game": GAME, "no such argument": 1})]
+    with pytest.raises(render_queue.SheetFailed):
+        queue.document("blank", "en", broken)
+    assert queue.document("blank", "en", BLANK).startswith(b"%PDF")  # not the old failure
+    assert queue.renders == 2 and queue.idle(0.1)
