@@ -27,7 +27,7 @@ twenty downloads at once held every page of the table up. So (docs/adr/0001-rend
 - A sheet may be drawn in parts by several workers at once and merged with pypdf (an event's
   fifty tables): a Huey chord of the parts with the merge as its callback.
 - The storage keeps the newest ``KEEP`` sheets: every ``TRIM_EVERY``-th drawing drops the older
-  ones in one indexed statement (no folder listed, no file unlinked).
+  ones in one statement (no folder listed, no file unlinked).
 - At most ``WAITING`` request threads of a server process wait for sheets; one more gets
   ``SheetsBusy`` (503 and "try again in a moment"), so threads are always left for the pages.
 - Without a render process (``SHEET_RENDERERS=0``, a debugging aid, or an app not started by
@@ -279,7 +279,7 @@ class RenderQueue:
             self.rate.acquire()
         except RateLimitExceeded:
             return
-        self._ask(name, lang, parts, AHEAD, wait=False)
+        self._ask(name, lang, parts, AHEAD)
 
     def _result(self, name: str, again: bool = False) -> bytes | None:
         """The kept sheet ``name``, None when there is none yet (``again``: nor a failed
@@ -307,7 +307,6 @@ class RenderQueue:
         lang: str,
         parts: Parts | Callable[[], Parts],
         priority: int,
-        wait: bool = True,
     ) -> None:
         """Queue the drawing of ``name`` unless another request has (its claim)."""
         claim = _claim(name)
@@ -338,8 +337,8 @@ class RenderQueue:
             raise
 
     def trim(self) -> None:
-        """Drop the sheets beyond the newest ``KEEP``: one statement on the storage's index
-        (a result stored again is a new row: the row ids are the order of storing)."""
+        """Drop the sheets beyond the newest ``KEEP``: one statement on the storage table's
+        row ids (a result stored again is a new row: the row ids are the order of storing)."""
         self.huey.storage.sql(
             "delete from kv where queue = ? and key like 'sheet:%' and rowid <= ("
             "select rowid from kv where queue = ? and key like 'sheet:%' "
