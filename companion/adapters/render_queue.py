@@ -38,6 +38,7 @@ twenty downloads at once held every page of the table up. So (docs/adr/0001-rend
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import logging
 import os
@@ -466,6 +467,9 @@ def _render_process(folder: Path, size: int, told: int) -> None:
     except Exception:  # a render process that could not warm up still draws, only slower
         log.exception("the sheet renderers could not warm up")
     os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
+    # What the warm-up made is shared with the forked workers: kept out of their garbage
+    # collections, which would otherwise write to (and so copy) every page of it.
+    gc.freeze()
     queue = RenderQueue(folder, inline=False)
     queue.huey.storage.sql(  # claims of a render process that died: their sheets never come
         "delete from kv where queue = ? and key like 'claim:%'", ("sheets",), commit=True
