@@ -442,14 +442,15 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.wait()
 
 
-def _orphaned(parent: int, end: Callable[[], object]) -> None:
-    """``end()`` this process when the one that started it is gone, however that went (even
-    SIGKILL)."""
+def _orphaned(parent: int) -> None:
+    """End this process when ``parent`` is gone, however that went (even SIGKILL): a watch
+    of its own in the render process and in every process it forks (Huey's scheduler and
+    workers), so none is left behind."""
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1)
-        end()
+        os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="render-parent").start()
 
@@ -459,9 +460,10 @@ def _render_process(folder: Path, size: int, told: int) -> None:
     consumer, whose workers are forked from this warm process."""
     from companion.sheets.render import warm_up
 
+    _orphaned(os.getppid())
+    os.register_at_fork(after_in_child=lambda: _orphaned(os.getppid()))
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops it (Ctrl+C reaches all)
-    parent = os.getppid()
     try:
         warm_up()
     except Exception:  # a render process that could not warm up still draws, only slower
@@ -474,27 +476,23 @@ def _render_process(folder: Path, size: int, told: int) -> None:
     queue.huey.storage.sql(  # claims of a render process that died: their sheets never come
         "delete from kv where queue = ? and key like 'claim:%'", ("sheets",), commit=True
     )
-
-    def watch_parent() -> None:  # in each worker: the render process gone, it goes too
-        _orphaned(os.getppid(), lambda: os._exit(0))
-
-    queue.huey.on_startup()(watch_parent)
-
     consumer = queue.huey.create_consumer(
         workers=size,
         worker_type="process",
         periodic=False,
         initial_delay=POLL,
         backoff=1.0,
-        max_delay=POLL * 2.5,
+        max_delay=POLL,
         max_tasks=TASKS_PER_RENDERER,
         graceful_signal="INT",
     )
     consumer.start()  # forks the workers
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Huey's graceful stop: the server stops it
-    os.write(told, b"1")
-    os.close(told)
-    _orphaned(parent, lambda: os.kill(os.getpid(), signal.SIGTERM))
+    try:
+        os.write(told, b"1")
+        os.close(told)
+    except OSError:  # the server is gone already: the watch ends this process
+        pass
     checked = time.monotonic()
     while True:  # Huey's Consumer.run, with the signals above
         try:

@@ -241,8 +241,8 @@ def running(pid: int) -> bool:
 
 
 def test_companion_serve_runs_one_render_process_for_all_its_workers(tmp_path):
-    """Two server processes, one render process; it draws their sheets, and it ends when the
-    server is gone, even SIGKILLed (then nothing told it)."""
+    """Two server processes, one render process; it draws their sheets, and it ends with
+    every process it forked when the server is gone, even SIGKILLed (then nothing told it)."""
     from live_server import serving
 
     folder = tmp_path / "instance"
@@ -259,9 +259,12 @@ def test_companion_serve_runs_one_render_process_for_all_its_workers(tmp_path):
         with urllib.request.urlopen(server.url + "/sheets/blank.pdf?game=rummikub") as answer:
             assert answer.read().startswith(b"%PDF")
         assert RenderQueue(folder, inline=False).renders == 1
+        forked = children(render)  # Huey's scheduler and the two workers
+        assert len(forked) == 3
         os.kill(arbiter, signal.SIGKILL)
         server.process.wait(30)
-        until(lambda: not running(render))
+        for pid in (render, *forked):  # none is left behind
+            until(lambda pid=pid: not running(pid))
 
 
 def test_a_failed_drawing_is_told_to_its_waiters_and_asked_again_by_the_next(tmp_path):
@@ -271,3 +274,17 @@ def test_a_failed_drawing_is_told_to_its_waiters_and_asked_again_by_the_next(tmp
         queue.document("blank", "en", broken)
     assert queue.document("blank", "en", BLANK).startswith(b"%PDF")  # not the old failure
     assert queue.renders == 2 and queue.idle(0.1)
+
+
+def test_a_killed_render_process_leaves_no_worker_behind(tmp_path):
+    """Its scheduler and workers each watch it: SIGKILLed (an OOM kill), they end too."""
+    process = render_queue.start(tmp_path / "instance", 2, wait=120)
+    try:
+        until(lambda: len(children(process.pid)) == 3)
+        forked = children(process.pid)
+        process.kill()
+        process.wait(30)
+        for pid in forked:
+            until(lambda pid=pid: not running(pid))
+    finally:
+        render_queue.stop(process)
