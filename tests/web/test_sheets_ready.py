@@ -103,6 +103,7 @@ def test_sheets_made_ahead_are_limited_over_all_processes(app_factory, monkeypat
     """A storm of saves does not keep the renderers busy: beyond AHEAD_LIMIT in AHEAD_PER
     seconds, a sheet is left to be made when asked for."""
     monkeypatch.setattr(render_queue, "AHEAD_LIMIT", 2)
+    monkeypatch.setattr(render_queue, "AHEAD_PER", 10**9)  # one window: no edge to straddle
     app = app_factory(SHEET_QUEUE=True, SHEETS_AHEAD=True)  # no render process: they wait
     client = app.test_client()
     edit, _view = new_match(app)
