@@ -33,14 +33,14 @@ from flask import Flask
 from flask_babel import gettext as _
 from gunicorn.workers.base import Worker
 
-from companion.adapters.renderer import RENDERERS, renderer
+from companion.adapters import render_queue
 from companion.domain.bounds import MAX_BODY
 from companion.web.app import create_app
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
 
 #: Threads per worker: a request waiting on the database or a score sheet frees the core;
-#: at most renderer.WAITING of them wait for sheets, the rest are the pages'.
+#: at most render_queue.WAITING of them wait for sheets, the rest are the pages'.
 THREADS = 32
 #: Open connections per worker (phones keep theirs alive between requests; a slow client
 #: holds one too, but no thread).
@@ -258,7 +258,6 @@ def serve_app(
         "proc_name": "companion",
         "when_ready": lambda _server: answering(host, port, ready) if ready else None,
         "post_fork": lambda _server, _worker: after_fork() if after_fork else None,
-        "worker_exit": lambda _server, _worker: renderer.shutdown(),
     }
 
     class Gunicorn(BaseApplication):  # type: ignore[misc]
@@ -315,7 +314,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
 
     def after_fork() -> None:
         engine.dispose(close=False)  # a fresh pool in every worker
-        # Its sheet renderers started and warm before it takes requests.
-        renderer.start(int(app.config.get("SHEET_RENDERERS", RENDERERS)))
 
-    serve_app(app, host, port, ready=ready, after_fork=after_fork)
+    # One render process for every worker, warm before they take requests.
+    with render_queue.serving(app):
+        serve_app(app, host, port, ready=ready, after_fork=after_fork)
