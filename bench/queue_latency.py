@@ -1,4 +1,4 @@
-"""What the shared render queue adds to a sheet (docs/adr/0001-render-queue.md): Huey's
+"""What the shared render queue adds to a sheet (docs/adr/0003-render-queue.md): Huey's
 polling, its SQLite storage and the result's trip back, against the same sheet drawn in the
 asking process.
 

@@ -1,7 +1,7 @@
 """Score sheets drawn by one render queue that every server process shares: Huey on SQLite.
 
 WeasyPrint needs a second or two of one core for a full sheet; drawn in a request thread,
-twenty downloads at once held every page of the table up. So (docs/adr/0001-render-queue.md):
+twenty downloads at once held every page of the table up. So (docs/adr/0003-render-queue.md):
 
 - The queue and the sheets it made live in one SQLite file in the instance folder
   (``sheets.sqlite3``, Huey's ``SqliteHuey``). A sheet is the result of the task named by a
