@@ -309,7 +309,7 @@ def withdraw(edit: str) -> Response:
 
 def _standings_rows(event: Event) -> tuple[list[str], list[list[object]]]:
     result = events.result(get_session(), event)
-    head = [_("Rank"), _("Name"), _("Score, per cent")]
+    head = [_("Rank"), _("Name"), _("Sum of session percentages")]  # EV-6
     head += [_("Session %(n)s", n=n) for n in range(1, result["seated"] + 1)]
     head += [_("Total points"), gw(event.game, "Rounds won"), _("Missed"), _("Provisional")]
     rows: list[list[object]] = []

@@ -217,9 +217,40 @@ def test_table_cards_sheets_and_standings_on_paper_and_in_a_spreadsheet(app, cli
     rows = list(
         csv.reader(io.StringIO(client.get(f"/ev/{view}/standings.csv").data.decode("utf-8-sig")))
     )
-    assert rows[0][:3] == ["Rank", "Name", "Score, per cent"] and len(rows) == 11
+    assert rows[0][:3] == ["Rank", "Name", "Sum of session percentages"] and len(rows) == 11
     pdf = client.get(f"/ev/{view}/standings.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+
+
+#: The standings' first figure in each language: its short head on a page, its long name
+#: (the head's tooltip, and the head of the PDF and the CSV).
+SUM_WORDS = {
+    "en": ("Sum %", "Sum of session percentages"),
+    "hu": ("Összeg %", "Menetszázalékok összege"),
+    "de": ("Summe %", "Summe der Durchgangsprozente"),
+    "bg": ("Сбор %", "Сбор от процентите на сесиите"),
+}
+
+
+def test_ev6_the_standings_figure_is_named_a_sum_of_session_percentages(app, client):
+    """150.0 after two sessions is no percentage: the head says it is their sum, in every
+    language, on the page, the big screen, the PDF and the CSV."""
+    edit = start(client, NAMES[:4], sessions="2")
+    seat(client, edit, 1)
+    view = event_of(app, edit).view_token
+    for lang, (short, long) in SUM_WORDS.items():
+        for url in (f"/ev/{view}?lang={lang}", f"/ev/{view}/screen?lang={lang}"):
+            page = html.unescape(client.get(url).get_data(as_text=True))
+            head = re.search(r'<table class="event-standings">.*?</thead>', page, re.S)
+            assert head, url
+            assert f'<abbr title="{long}">{short}</abbr>' in head.group(0), (url, head.group(0))
+            assert ">%<" not in head.group(0)
+            assert f"{short}: " in page  # the hint under the table starts with it
+        body = client.get(f"/ev/{view}/standings.csv?lang={lang}").data.decode("utf-8-sig")
+        assert next(csv.reader(io.StringIO(body)))[2] == long
+        pdf = client.get(f"/ev/{view}/standings.pdf?lang={lang}")
+        text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+        assert long in " ".join(text.split()), lang
 
 
 def test_a_hostile_entrant_is_text_in_the_standings_csv(app, client):
