@@ -16,7 +16,7 @@ from typing import Any
 
 import segno
 
-from companion.catalogues import number, signed
+from companion.catalogues import figure, number, signed
 from companion.rules import (
     ENGLISH,
     EntryError,
@@ -105,8 +105,7 @@ def _rows(
         lines = []
         for name in names:
             cells = [
-                # a score as it is, signed; a penalty, a gain or a count as the table counted it
-                signed(figures[name][c.key], tr) if not c.sign else number(figures[name][c.key], tr)
+                figure(c.sign, figures[name][c.key], tr)  # as on the screen and in the CSV
                 for c in game.columns
             ]
             cells.append(number(line["totals"][name], tr))
