@@ -127,6 +127,46 @@ def test_a_stale_organiser_page_changes_nothing(app, client):
     assert len(tables(app, edit)) == 1
 
 
+def test_ev4_seating_the_next_session_while_tables_still_play_asks_first(app, client):
+    """One tap seated session 2 over tables with rounds still to enter: now the organiser is
+    asked, the tables named, and nothing is seated until "anyway" (or every table is done)."""
+    edit = start(client)
+    seat(client, edit, 1)
+    session1 = tables(app, edit)[0]
+    play(client, session1[0])  # table 1 has begun: one round of its four saved
+    revision = event_of(app, edit).revision
+    answer = client.post(f"/e/{edit}/seat", data={"revision": str(revision)})
+    assert answer.status_code == 409
+    page = html.unescape(answer.get_data(as_text=True))
+    ask = page[page.index('id="seat-ask"') :]
+    ask = ask[: ask.index("</div>")]
+    assert "Session 1 is still being played at these tables:" in ask
+    for table in session1:  # every table of session 1 still has rounds to enter, each named
+        assert f"Table {table['number']}: {', '.join(table['players'])}" in ask
+    assert "playing: 1 round saved" in ask and "not started" in ask
+    assert 'id="seat-anyway"' in ask and "Seat session 2 anyway" in ask
+    assert len(tables(app, edit)) == 1  # nothing was seated
+    assert event_of(app, edit).revision == revision
+    hu = client.post(f"/e/{edit}/seat?lang=hu", data={"revision": str(revision)})
+    assert "1. menet: ezeknél az asztaloknál még játszanak:" in html.unescape(
+        hu.get_data(as_text=True)
+    )
+    answer = client.post(f"/e/{edit}/seat", data={"revision": str(revision), "anyway": "1"})
+    assert answer.status_code == 302
+    assert len(tables(app, edit)) == 2
+
+
+def test_ev4_the_next_session_is_seated_in_one_tap_once_every_table_is_finished(app, client):
+    edit = start(client, NAMES[:4])
+    seat(client, edit, 1)
+    (table,) = tables(app, edit)[0]
+    for _ in table["players"]:  # one round per seat: the match is finished (D17-7, DK-3)
+        play(client, table)
+    assert tables(app, edit)[0][0]["finished"]
+    seat(client, edit, event_of(app, edit).revision)
+    assert len(tables(app, edit)) == 2
+
+
 def test_ev2_fewer_present_than_a_table_is_refused_in_words(app, client):
     edit = start(client, ["Anna", "Béla"])
     client.post(f"/e/{edit}/withdraw", data={"name": "Béla", "revision": "1"})
