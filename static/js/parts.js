@@ -4,7 +4,8 @@
 //   came (/m/<edit>/parts.json) and fills each into that player's own fields, as the server
 //   wrote them. A player's fields the scorekeeper changed meanwhile are not overwritten: a
 //   button offers the part that came instead. Nothing is computed here.
-// - "Share the link": the phone's share sheet, or the link copied.
+// - "Share the link": the phone's share sheet, where it has one (the link and Copy are always
+//   on the page as text).
 // - A player's own page opens the walker at once (where the game enters melds), and asks every
 //   few seconds whether its round is still open: once it was saved (or the scorekeeper took
 //   the round over) the page is loaded again, and the server says so in words.
@@ -14,16 +15,14 @@
   var $ = C.$, $$ = C.$$, el = C.el;
 
   // --- Share a player's link -----------------------------------------------------------------
+  // The link is on the page as text with its Copy button (app.js), which works on plain http
+  // too; the phone's share sheet is offered only where there is one (https or this computer).
   $$("[data-share]").forEach(function (button) {
+    if (!navigator.share) return;
+    button.classList.remove("hidden");
     button.addEventListener("click", function () {
-      var url = button.getAttribute("data-share");
-      if (navigator.share) {
-        navigator.share({ title: button.getAttribute("data-title"), url: url }).catch(function () { });
-      } else if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(url).then(function () { button.textContent = button.getAttribute("data-done"); });
-      } else {
-        window.prompt(button.getAttribute("data-title"), url);
-      }
+      navigator.share({ title: button.getAttribute("data-title"), url: button.getAttribute("data-share") })
+        .catch(function () { });
     });
   });
 
