@@ -78,7 +78,10 @@ def selected_by_tap(page: Any, selector: str) -> str:
         page.evaluate(
             """(sel) => {
               const node = document.querySelector(sel);
-              if (node.select) { node.select(); return node.value.slice(node.selectionStart, node.selectionEnd); }
+              if (node.select) {
+                node.select();
+                return node.value.slice(node.selectionStart, node.selectionEnd);
+              }
               return window.getSelection().toString();
             }""",
             selector,
