@@ -6,9 +6,9 @@
 //   button offers the part that came instead. Nothing is computed here.
 // - "Share the link": the phone's share sheet, where it has one (the link and Copy are always
 //   on the page as text).
-// - A player's own page opens the walker at once (where the game enters melds), and asks every
-//   few seconds whether its round is still open: once it was saved (or the scorekeeper took
-//   the round over) the page is loaded again, and the server says so in words.
+// - A player's own page asks every few seconds whether its round is still open: once it was
+//   saved (or the scorekeeper took the round over) the page is loaded again, and the server
+//   says so in words. Its walker opens when the player asks for it (walk.js), never by itself.
 "use strict";
 (function () {
   var C = window.Companion;
@@ -108,11 +108,6 @@
 
   // --- A player's own page ---------------------------------------------------------------------
   if (form && form.hasAttribute("data-part")) {
-    if (form.hasAttribute("data-walk-auto")) {
-      var walk = $("[data-walk]", form);
-      var area = $("textarea[data-melds]", form);
-      if (walk && area && !area.value.trim()) walk.click();
-    }
     poll(form.getAttribute("data-news"), 3 * (+form.getAttribute("data-every") || 1500), function (answer) {
       if (answer.status === 410 && !document.documentElement.hasAttribute("data-sending")) location.reload();
     });
