@@ -20,7 +20,7 @@ from ..game import Choice, Column, Count, Decision, Game, RoundOutcome
 from ..messages import ENGLISH, N_, Translator
 from .bonus import BONUS_CARDS
 from .deck import RUMMY17
-from .document import doubles, read_part, read_table, result_json
+from .document import check_parts, doubles, read_part, read_table, result_json
 from .melds import MELD_LEAST
 from .play import BONUS_DRAWN
 from .scoring import score_game
@@ -141,6 +141,9 @@ class Rummy17(Game):
 
     def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
         return read_part(part, name)
+
+    def check_parts(self, parts: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -> None:
+        check_parts(parts)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         table = read_table(doc, names=names)
