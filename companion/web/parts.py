@@ -63,7 +63,7 @@ from companion.web.common import (
 
 bp = Blueprint("parts", __name__)
 
-#: How often the scorekeeper's form and a player's page ask for news (ms; parts.js).
+#: How often the scorekeeper's form and a player's page ask for news (ms; parts.js, part.js).
 EVERY_MS = 1500
 
 
@@ -302,7 +302,7 @@ def _draft(token: str) -> str:
 
 @bp.get("/p/<token>/news.json")
 def own_news(token: str) -> tuple[Response, int]:
-    """What a player's page asks every 1.5 s (parts.js): whether the round is still open
+    """What a player's page asks every 1.5 s (part.js): whether the round is still open
     (``state``: "open", "saved" or "dropped": the scorekeeper enters it), the part as the
     scorekeeper has it as field values (``kept``: they changed it; ``shown``: in words), and
     what the parts that came tell of it (``flags``: a card also in an earlier part). 410 once

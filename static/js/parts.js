@@ -1,21 +1,14 @@
-// Own hands: every player enters their own part on their own phone (issue 28).
+// Own hands: every player enters their own part on their own phone (issue 28). This is the
+// scorekeeper's side; a player's own page is part.js.
 //
-// - The scorekeeper's round form, with the parts open, asks the server every 1.5 s which parts
-//   came (/m/<edit>/parts.json) and fills each into that player's own fields, as the server
-//   wrote them. A player's fields the scorekeeper changed meanwhile are not overwritten: a
-//   button offers the part that came instead. What the server flags of the parts that came
-//   (a card in two players' parts) is shown on the seat. A change the scorekeeper makes to a
-//   part that came is sent back (the seat's data-keep), so the player's phone shows it.
-//   Nothing is computed here.
-// - After "Stop: enter every part here", a part that came but was not in the form is offered
-//   beside that player's fields (data-offer-fields).
+// - The round form, with the parts open, asks the server every 1.5 s which parts came
+//   (/m/<edit>/parts.json) and fills each into that player's fields, as the server wrote them.
+//   Fields the scorekeeper changed meanwhile are not overwritten: a button offers the part.
+//   What the server flags of the parts that came (a card in two parts) shows on the seat. A
+//   change the scorekeeper makes to a part that came is sent back (data-keep), so the player's
+//   phone shows it. After "Stop", a part that differs from the form is offered beside it.
 // - "Share the link": the phone's share sheet, where it has one (the link and Copy are always
 //   on the page as text).
-// - A player's own page asks every 1.5 s (/p/<token>/news.json) how its part stands: the
-//   scorekeeper's version of it (written into the fields unless the player is changing them,
-//   then offered), a card also in an earlier part, the round saved (the page is loaded again
-//   and the server says so in words) or the scorekeeper entering it (what was typed stays).
-//   Its walker opens when the player asks for it (walk.js), never by itself.
 "use strict";
 (function () {
   var C = window.Companion;
@@ -170,60 +163,6 @@
     });
   });
 
-  // --- A player's own page ---------------------------------------------------------------------
-  if (form && form.hasAttribute("data-part")) {
-    var box = $("fieldset.player", form);
-    var base = values(box);  // as drawn: what was sent, or the scorekeeper's version of it
-    var keptNote = $("#part-kept"), sentNote = $("#part-sent"), use = $("#use-kept");
-    var take = function (fields) {
-      writeFields(fields);
-      base = values(box);
-      use.classList.add("hidden");
-    };
-    var dropped = function () {
-      // The scorekeeper enters this part now: nothing is sent from here any more, and what is
-      // typed stays on the page (and in its draft) to be shown or read out.
-      $("#part-dropped").classList.remove("hidden");
-      [keptNote, sentNote, $("#part-flags"), $(".actions.sticky", form), $(".walk-start", form)]
-        .forEach(function (n) { if (n) n.classList.add("hidden"); });
-      $("#part-dropped").scrollIntoView({ block: "center" });
-    };
-    poll(form.getAttribute("data-news"), +form.getAttribute("data-every") || 1500, function (answer, stop) {
-      if (document.documentElement.hasAttribute("data-sending")) return;  // its answer decides
-      return answer.json().then(function (news) {
-        if (news.state === "saved") { stop(); location.reload(); return; }
-        if (news.state === "dropped") { stop(); dropped(); return; }
-        if (news.state !== "open") return;
-        list($("ul", $("#part-flags")), news.flags || []);
-        $("#part-flags").classList.toggle("hidden", !(news.flags || []).length);
-        keptNote.classList.toggle("hidden", !news.kept);
-        if (sentNote) sentNote.classList.toggle("hidden", !!news.kept);
-        if (news.kept) $("[data-kept-shown]", keptNote).innerHTML = news.shown;
-        var fields = news.fields || {};
-        if (!Object.keys(fields).length || same(base, fields)) return;
-        // The scorekeeper's version (or the player's own, when they undid their change):
-        // written in, unless the player is changing the fields; then offered.
-        if (same(values(box), base)) take(fields);
-        else {
-          use.classList.remove("hidden");
-          use.onclick = function () { take(fields); };
-        }
-      }, function () { });
-    });
-  }
-
-  // --- A part closed without its round: what this phone kept as typed ------------------------
-  var draft = document.getElementById("part-draft");
-  if (draft) {
-    var raw = null;
-    try { raw = localStorage.getItem(draft.getAttribute("data-draft")); } catch (e) { }
-    var labels = JSON.parse(draft.getAttribute("data-labels") || "{}");
-    var dl = $("dl", draft);
-    (raw ? JSON.parse(raw).f : []).forEach(function (pair) {
-      if (!labels[pair[0]] || !String(pair[1]).trim()) return;
-      dl.appendChild(el("dt", null, labels[pair[0]]));
-      dl.appendChild(el("dd", "mono typed", String(pair[1])));
-    });
-    draft.classList.toggle("hidden", !dl.children.length);
-  }
+  // What a player's own page (part.js) shares with the scorekeeper's form.
+  C.parts = { poll: poll, same: same, values: values, writeFields: writeFields, list: list };
 })();
