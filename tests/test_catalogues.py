@@ -40,13 +40,13 @@ KEYWORDS = (
     "game_text:3",
 )
 # {name}, {name!r}, %(name)s, %(name)d — and an escaped brace, which must stay escaped. A
-# translation may ask for a word's form, {colour:en} (messages.inflect): the same placeholder.
-PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[a-z_0-9]*(?:![rs])?(?::[a-z0-9-]+)?\}|%\([a-z_]+\)[sd]")
-FORM = re.compile(r":[a-z0-9-]+\}$")
+# translation may ask for a word's form after the placeholder, {colour}[en] (messages.inflect):
+# the placeholder itself is the message id's.
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[a-z_0-9]*(?:![rs])?\}|%\([a-z_]+\)[sd]")
 
 
 def _placeholders(text: str) -> list[str]:
-    return sorted(FORM.sub("}", p) for p in PLACEHOLDER.findall(text))
+    return sorted(PLACEHOLDER.findall(text))
 
 
 @pytest.fixture(scope="module")
@@ -131,12 +131,12 @@ def test_translations_keep_every_rule_id(lang: str) -> None:
     assert wrong == []
 
 
-TAG = re.compile(r"\{(?:colour|colour2):([a-z0-9-]+)\}")
+TAG = re.compile(r"\{(?:colour|colour2)\}\[([a-z0-9-]+)\]")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_form_a_translation_asks_for_is_listed_for_every_colour(lang: str) -> None:
-    """``{colour:en}`` needs the form ``en`` of each colour (messages.inflect): the catalogue's
+    """``{colour}[en]`` needs the form ``en`` of each colour (messages.inflect): the catalogue's
     ``forms`` entries list them, the first item being the word as translated. Every game's
     colours, not only Rummy 17's: a card's name (issue 27, "orange 5") takes any of them."""
     from companion.rules import games

@@ -54,6 +54,13 @@ register(
         "fix-turn-joker-renamed-rank": N_(
             "Let the joker stand for a {rank} again, or put a {rank} in its place."
         ),
+        # RO-9, DO-8: Rummy-O frees a joker only with its tile from the rack
+        "fix-turn-joker-freed-unplayed": N_(
+            "Let the joker stand for {card} again, or put a {card} from the rack in its place."
+        ),
+        "fix-turn-joker-freed-unplayed-rank": N_(
+            "Let the joker stand for a {rank} again, or put a {rank} from the rack in its place."
+        ),
         "fix-tiles-too-short": NN_(
             "Add {short} more card to this meld, or take it apart.",
             "Add {short} more cards to this meld, or take it apart.",
@@ -93,6 +100,9 @@ register(
             "Put the {colour} joker back: a joker is swapped only after one's first meld."
         ),
         "fix-turn17-not-in-hand": N_("Take {card} off the table: it was not in {player}'s hand."),
+        "fix-turn17-no-discard": N_(
+            "Keep one card of {player}'s hand back from the table to discard it."
+        ),
     }
 )
 

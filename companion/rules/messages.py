@@ -15,14 +15,18 @@ of the parameters in ``TERMS`` are words of the game, translated too.
 
 A word of the game is put into the sentence in the form the language needs there (issue 27:
 "der rote Joker", "червеният жокер", not "der Joker (rot)"). The parameter stays the English
-word (``"red"``); a translation asks for a form by a tag after the name, ``{colour:e}``, and
-the language's catalogue lists the forms of each word in the message context ``forms``
-(``F_``): German ``"rot; e=rote; en=roten; er=roter"``, Bulgarian ``"червен; m-def=червеният;
-…"``. Without a tag, or for a tag a word does not list, the word reads as translated.
+word (``"red"``); a translation asks for a form by a tag in square brackets right after the
+placeholder, ``{colour}[e]``, and the language's catalogue lists the forms of each word in the
+message context ``forms`` (``F_``): German ``"rot; e=rote; en=roten; er=roter"``, Bulgarian
+``"червен; m-def=червеният; …"``. Without a tag, or for a tag a word does not list, the word
+reads as translated. The tag stays outside the braces so that the placeholder is the message
+id's own, ``{colour}``: gettext's ``msgfmt -c`` and Weblate check every placeholder of a
+translation against the id's, and a ``{colour:e}`` is another placeholder to them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -69,12 +73,12 @@ def F_(context: str, word: str) -> str:
     """Mark a word of the game whose forms each language lists (context ``FORMS``): its
     translation is ``"base; tag=form; tag=form"``, the tags the language's own (German ``e``,
     ``en``, ``er`` for the adjective's ending; Bulgarian ``m-def``, ``m-def-short``, ``f``,
-    ``pl``; Hungarian none), asked for as ``{colour:tag}`` in a sentence."""
+    ``pl``; Hungarian none), asked for as ``{colour}[tag]`` in a sentence (``ask_forms``)."""
     return word
 
 
 class Word(str):
-    """A translated word of the game that a sentence can ask in another form: ``{colour:en}``
+    """A translated word of the game that a sentence can ask in another form: ``{colour}[en]``
     gives the form tagged ``en`` (German "roten"), ``{colour}`` the word as translated."""
 
     forms: Mapping[str, str]
@@ -102,6 +106,26 @@ def forms_table(text: str) -> dict[str, str]:
 def inflect(word: str, tr: Translator) -> Word:
     """``word`` translated through ``tr``, with the forms its language lists for it."""
     return Word(tr.gettext(word), forms_table(tr.pgettext(FORMS, word)))
+
+
+#: A placeholder with the tag of the form it asks for: ``{colour}[en]`` (not ``{{colour}}``).
+FORM_ASKED = re.compile(r"(?<!\{)\{([a-z_0-9]+)\}\[([a-z0-9-]+)\]")
+
+
+def ask_forms(template: str, values: Mapping[str, Any]) -> str:
+    """``template`` with each ``{name}[tag]`` of a word of the game made a request
+    ``str.format`` hands to the word, ``{name:tag}`` (``Word.__format__``); brackets after any
+    other value are text and stay.
+
+    >>> ask_forms("der {colour}[e] Joker, {field}[2]", {"colour": Word("rot"), "field": "x"})
+    'der {colour:e} Joker, {field}[2]'
+    """
+
+    def asked(found: re.Match[str]) -> str:
+        name, tag = found.groups()
+        return f"{{{name}:{tag}}}" if isinstance(values.get(name), Word) else found.group(0)
+
+    return FORM_ASKED.sub(asked, template)
 
 
 #: (context, English text): the texts a game's edition says in words of its own. The context
@@ -200,7 +224,7 @@ def register(texts: Mapping[str, Text]) -> None:
 
 
 def _value(key: str, value: Any, tr: Translator) -> Any:
-    if key in TERMS:  # a word of the game, in the form the sentence asks for ({colour:en})
+    if key in TERMS:  # a word of the game, in the form the sentence asks for ({colour}[en])
         return inflect(value, tr) if isinstance(value, str) else Word(str(_plain(key, value, tr)))
     return _plain(key, value, tr)
 
@@ -244,7 +268,7 @@ def render(
         template = nsay(tr, context, singular, plural, int(params[count]))
     else:
         template = say(tr, context, text)
-    return template.format(**values)
+    return ask_forms(template, values).format(**values)
 
 
 def location(

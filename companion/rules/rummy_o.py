@@ -1,4 +1,4 @@
-"""Deluxe Rummy-O (RO-1…RO-12, DO-1…DO-6): the winner scores what the others hold."""
+"""Deluxe Rummy-O (RO-1…RO-12, DO-1…DO-8): the winner scores what the others hold."""
 
 from __future__ import annotations
 
@@ -118,6 +118,7 @@ class RummyO(RackGame):
         initial_touch="RO-8",
         initial_joker="RO-8",
         freed_joker_new="DO-7",
+        freed_by_tile="DO-8",
     )
     decisions = (
         Decision("DO-1", N_("Colour letters: R red, B blue, K black, G green.")),
@@ -150,6 +151,13 @@ class RummyO(RackGame):
                 "A freed joker must end the turn in a new combination, not in an old one with "
                 "tiles only added, its own included; a joker from the rack may join any "
                 "combination."
+            ),
+        ),
+        Decision(
+            "DO-8",
+            N_(
+                "A joker leaves a combination only for its tile played from the rack that turn; "
+                "rearranging the table alone frees no joker."
             ),
         ),
     )

@@ -81,6 +81,9 @@ class TurnRules:
     initial_joker: str = ""  # RK-13, RO-8: no joker taken from the table
     #: DO-7: a freed joker ends the turn in a new combination (Rummy-O); None: any meld (DK-5).
     freed_joker_new: str | None = None
+    #: DO-8: a joker is freed only by its tile played from the rack (Rummy-O); None: rearranging
+    #: the table frees it too (RK-14).
+    freed_by_tile: str | None = None
     #: DM-9: a joker keeps the card it stood for until that card takes its place (Manipulation).
     named_joker: str | None = None
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from companion.limits import MAX_POINTS
 
+from . import turn_document
 from .cards import Joker, Token
 from .errors import Collector, EntryError, about
 from .game import (
@@ -65,7 +66,10 @@ class LeftoverGame(Game):
     meld_style: ClassVar[Style]
 
     def check_meld(self, cards: Sequence[object]) -> dict[str, Any]:
-        return check_tiles(self.id, [self.parse_card(c) for c in cards])
+        tokens = [self.parse_card(c) for c in cards]
+        # DK-4, DO-6, DM-8: more copies than the box has is bad input, as in turn and rescue.
+        turn_document.check_copies({"cards": tokens}, self.limits({}))
+        return check_tiles(self.id, tokens)
 
     def check_turn(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         from .turns import check_tile_turn  # the referee's checks load when asked

@@ -17,14 +17,16 @@ contract's order; every problem is reported with its clause, not only the first:
    ``_no_joker_taken_before_the_initial_meld`` (RK-13, RO-8) and
    ``_initial_meld_is_worth_enough`` (RK-6, RO-6, DO-3);
 6. ``_a_freed_joker_goes_into_a_new_meld`` (Rummy-O: RO-9, DO-7; Rummikub lets it go
-   anywhere, RK-14, DK-5);
+   anywhere, RK-14, DK-5) and ``_a_joker_is_freed_by_its_tile`` (Rummy-O: RO-9, DO-8; in
+   Rummikub rearranging frees it too, RK-14);
 7. ``_a_named_joker_keeps_its_card`` (Manipulation: MR-7, DM-9).
 
 A joker whose stand-in the table leaves open (either end of a run) is asked about only where
 the answer depends on it (contract "Games and cards"): every reading is judged, and only when
-the verdict or the initial meld's worth differs between them is the document bad input naming
-the meld; otherwise the meld lists its readings under ``could``. A reading never uses a card of
-which the document gives every copy elsewhere.
+the verdict differs between them (part of it: whether a not-opened player's new melds reach
+the initial meld's worth) is the document bad input naming the meld; otherwise the meld lists
+its readings under ``could`` and ``value`` is the least worth of the readings. A reading never uses
+a card of which the document's melds give every copy elsewhere (a hand never narrows it).
 
 What every game's ``turn`` shares is in ``turn_document`` (Rummy 17's own clauses are in
 ``rummy17.turn``). Also the redeal check of Rummikub (RK-3).
@@ -101,6 +103,16 @@ register(
         "turn-joker-renamed-rank": N_(
             "a joker stood for a {rank} in a set before the turn and no longer does, and no "
             "{rank} took its place: a joker keeps its card until the real card replaces it"
+        ),
+        "turn-joker-freed-unplayed": N_(
+            "a joker stood for {card} before the turn and no longer does, but no {card} was "
+            "played from the rack: a joker is freed only by putting the tile it stands for in "
+            "its place"
+        ),
+        "turn-joker-freed-unplayed-rank": N_(
+            "a joker stood for a {rank} in a group before the turn and no longer does, but no "
+            "{rank} was played from the rack: a joker is freed only by putting the tile it "
+            "stands for in its place"
         ),
         "redeal-not-list": N_("tiles must be a list of the first {count} tiles"),
         "redeal-count": N_("the first tiles are {count}, not {given} ({rule})"),
@@ -310,6 +322,20 @@ def _new_jokers(
     return sum(jokers.values()) - sum((jokers & cards(old, was)).values())
 
 
+def _a_joker_is_freed_by_its_tile(turn: TileTurn) -> Iterator[Problem]:
+    """Check 6 (RO-9, DO-8; Rummy-O only, RK-14 frees a joker by rearranging too): a joker
+    leaves the card it stood for only when that tile is played from the rack this turn; moving
+    the table's own tiles into its place frees nothing. Before the initial meld check 5 keeps
+    the table as it was, and names the joker taken; a joker gone from the table is check 2's."""
+    rule = turn.rules.freed_by_tile
+    if rule is None or not turn.opened:
+        return
+    played = [t for t in turn.played if isinstance(t, Card)]
+    lost = list(_lost_cards(turn, played, "turn-joker-freed-unplayed", rule))
+    gone = max(0, _joker_count(turn.before) - _joker_count(turn.after))
+    yield from lost[: max(0, len(lost) - gone)]
+
+
 def _a_named_joker_keeps_its_card(turn: TileTurn) -> Iterator[Problem]:
     """Check 7 (MR-7, DM-9; Manipulation): a joker that stood for a card before the turn
     still stands for it after, anywhere on the table, unless the real card is on the table
@@ -318,6 +344,16 @@ def _a_named_joker_keeps_its_card(turn: TileTurn) -> Iterator[Problem]:
     rule = turn.rules.named_joker
     if rule is None:
         return
+    on_after = [t for t in turn.on_after if isinstance(t, Card)]
+    yield from _lost_cards(turn, on_after, "turn-joker-renamed", rule)
+
+
+def _lost_cards(
+    turn: TileTurn, replacing: Sequence[Card], code: str, rule: str
+) -> Iterator[Problem]:
+    """A problem ``code`` for each joker of the table before whose card no joker after stands
+    for and none of ``replacing`` took the place of (``code``-rank where a set left its joker's
+    suit unsaid: then only its rank is compared, DM-9)."""
     deck = turn.game.deck
     needs = [
         (card.value, None if unsaid else card.colour)
@@ -331,7 +367,7 @@ def _a_named_joker_keeps_its_card(turn: TileTurn) -> Iterator[Problem]:
         for given, read, verdict in zip(turn.after, turn.after_read, turn.verdicts, strict=True)
         for card, unsaid in _joker_cards(given, read, verdict)
     ]
-    places += [(t.value, frozenset({t.colour})) for t in turn.on_after if isinstance(t, Card)]
+    places += [(t.value, frozenset({t.colour})) for t in replacing]
     # A joker in an illegal meld after the turn stands for no card that can be told: it may
     # still be the one it was (check 1 names the meld).
     places += [
@@ -343,11 +379,10 @@ def _a_named_joker_keeps_its_card(turn: TileTurn) -> Iterator[Problem]:
     ]
     for value, suit in _unmatched(needs, places):
         if suit is None:
-            params = {"rank": deck.value_text(value)}
-            yield Problem("turn-joker-renamed-rank", params, rule=rule)
+            yield Problem(f"{code}-rank", {"rank": deck.value_text(value)}, rule=rule)
         else:
             card = Card(suit, value, turn.game.id)
-            yield Problem("turn-joker-renamed", {"card": card.text}, card=card.text, rule=rule)
+            yield Problem(code, {"card": card.text}, card=card.text, rule=rule)
 
 
 def _joker_cards(
@@ -404,6 +439,7 @@ TILE_CLAUSES: tuple[Callable[[TileTurn], Iterable[Problem]], ...] = (
     _no_joker_taken_before_the_initial_meld,  # 5
     _initial_meld_is_worth_enough,  # 5
     _a_freed_joker_goes_into_a_new_meld,  # 6
+    _a_joker_is_freed_by_its_tile,  # 6
     _a_named_joker_keeps_its_card,  # 7
 )
 
@@ -414,6 +450,7 @@ READING_CLAUSES: tuple[Callable[[TileTurn], Iterable[Problem]], ...] = (
     _no_joker_taken_before_the_initial_meld,
     _initial_meld_is_worth_enough,
     _a_freed_joker_goes_into_a_new_meld,
+    _a_joker_is_freed_by_its_tile,
     _a_named_joker_keeps_its_card,
 )
 
@@ -474,9 +511,10 @@ def _judged(turn: TileTurn) -> TileTurn:
 
     Where a joker's stand-in is left open, every reading of the two tables is judged by the
     clauses that depend on a joker's card; a meld that lies unchanged after the turn keeps its
-    reading. When every reading gives the same answer (and the same worth of an initial meld)
-    the first one stands. Otherwise the document is bad input naming each meld whose reading
-    changes the answer, with its readings.
+    reading. When every reading gives the same answer (an initial meld's worth may differ, so
+    long as every reading reaches it or none does: RK-6, RO-6) the turn is judged in the
+    reading of least worth, the first of them. Otherwise the document is bad input naming each
+    meld whose reading changes the answer, with its readings.
 
     :raises EntryError: the answer depends on a joker the table leaves open.
     """
@@ -495,17 +533,20 @@ def _judged(turn: TileTurn) -> TileTurn:
                 melds[i] = meld
         return replace(turn, before_read=melds[:split], after_read=melds[split:])
 
-    def answer(picks: Sequence[Sequence[list[Token]]]) -> tuple[Any, ...]:
+    def answer(picks: Sequence[Sequence[list[Token]]]) -> list[tuple[Any, ...]]:
+        # The problems, not the worth: whether the initial meld is reached is among them.
         t = variant(picks)
-        found = [(p.code, p.rule, p.meld, p.card) for c in READING_CLAUSES for p in c(t)]
-        return (t.initial.value if t.initial is not None else None, found)
+        return [(p.code, p.rule, p.meld, p.card) for c in READING_CLAUSES for p in c(t)]
+
+    def worth(picks: Sequence[Sequence[list[Token]]]) -> int:
+        initial = variant(picks).initial
+        return initial.value if initial is not None else 0
 
     first = [g.options[0] for g in groups]
     base = answer(first)
-    combos = islice(product(*(g.options for g in groups)), MOST_READINGS + 1)
-    answers = [answer(picks) for picks in combos]
-    if len(answers) <= MOST_READINGS and all(a == base for a in answers):
-        return variant(first)
+    combos = list(islice(product(*(g.options for g in groups)), MOST_READINGS + 1))
+    if len(combos) <= MOST_READINGS and all(answer(picks) == base for picks in combos):
+        return variant(min(combos, key=worth))  # the first of least worth
     open_ = [n for n, g in enumerate(groups) if len(g.options) > 1]
     matters = [
         n

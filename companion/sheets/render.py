@@ -13,10 +13,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from companion.catalogues import lang_of
 from companion.installed import template_loader
 from companion.reference import link_clauses
 from companion.rules import EntryError, Game, Translator
-from companion.rules.messages import N_, game_plurals, game_words, register
+from companion.rules.messages import FORMS, N_, forms_table, game_plurals, game_words, register
 
 register(
     {
@@ -95,13 +96,15 @@ def short_labels(names: Sequence[str]) -> dict[str, str]:
 
 
 def column_heads(columns: Sequence[Any], tr: Translator) -> list[dict[str, str]]:
-    """A game's figure columns with their abbreviations, which never share a letter pair:
-    Hungarian "Büntetés" and "Bónusz" become "Bü" and "Bó", not two "B"s."""
+    """A game's figure columns with their abbreviations: the edition's where the catalogue
+    lists one as the word's form ``short`` (German "SP", "BP"), else prefixes that never share
+    a letter pair: Hungarian "Büntetőpont" and "Bónusz" become "Bü" and "Bó", not two "B"s."""
     words = [tr.gettext(c.label) for c in columns]
     shorts = short_labels(words)
+    given = [forms_table(tr.pgettext(FORMS, c.label)).get("short") for c in columns]
     return [
-        {"key": c.key, "label": c.label, "short": shorts[w]}
-        for c, w in zip(columns, words, strict=True)
+        {"key": c.key, "label": c.label, "short": short or shorts[w]}
+        for c, w, short in zip(columns, words, given, strict=True)
     ]
 
 
@@ -201,6 +204,9 @@ def _html(template: str, paper: str, tr: Translator, context: dict[str, Any]) ->
         .get_template(template)
         .render(
             paper=PAPERS[check_paper(paper)],
+            # the document's language: WeasyPrint hyphenates by it (``hyphens: auto``), so a
+            # narrow head breaks "Разда-ващ" with its hyphen rather than anywhere
+            lang=lang_of(tr),
             _=tr.gettext,
             ngettext=tr.ngettext,
             gw=game_words(tr),

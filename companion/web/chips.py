@@ -121,6 +121,12 @@ def history_parts(
     return marked(lambda cards: describe(entry, translator(), game, cards=cards))
 
 
+def card_name(game: Description, colour: str, value: int) -> str:
+    """The name of the card of ``colour`` and ``value`` in the page's language and grammar
+    ("rote 1", "червена 1", "Herz Dame"): a key of the card grid (templates/_macros.html)."""
+    return spoken(parse_card(game.cards.text(colour, value), game.id), translator())
+
+
 def card_names(game: Description) -> dict[str, Any]:
     """Every card's and joker's name in the page's language, by its text (``{"R7": "rote 7"}``),
     and how a joker standing for a card is named (``"Joker als {card}"``): for the scripts that

@@ -35,7 +35,7 @@ from companion.models import Match
 from companion.rules import EntryError, Game, check_names, games, get_game
 from companion.rules.names import name_key
 from companion.web import offline
-from companion.web.chips import card_face, card_names, history_parts
+from companion.web.chips import card_face, card_name, card_names, history_parts
 from companion.web.common import (
     by_edit,
     by_view,
@@ -55,6 +55,7 @@ from companion.web.common import (
 bp = Blueprint("pages", __name__)
 bp.app_context_processor(page_context)
 bp.add_app_template_global(card_face)  # the card macro's chip (issue 27)
+bp.add_app_template_global(card_name)  # the card grid's keys, named as the chips are
 bp.add_app_template_global(card_names)  # the same chips drawn by the pickers' scripts
 
 # --- Choose a game, start a match ----------------------------------------------------------

@@ -89,10 +89,12 @@ def test_RK_4_RK_5_too_short_cites_the_clause_of_what_it_was_meant_to_be():
     assert verdict("manipulation", "5H", "6H")["rule"] == "MR-3"  # MR-3: any meld, 3 cards
 
 
-def test_RK_1_a_third_joker_cites_the_two_jokers_of_the_game():
-    v = verdict("rummikub", "R5", "*", "*", "*")
-    assert (v["code"], v["rule"]) == ("tiles-too-many-jokers", "RK-1")
-    assert verdict("rummy-o", "R5", "*", "*", "*")["rule"] == "RO-1"
+@pytest.mark.parametrize(("game", "rule"), [("rummikub", "DK-4"), ("rummy-o", "DO-6")])
+def test_RK_1_DK_4_DO_6_a_third_joker_is_bad_input_not_a_verdict(game, rule):
+    # Contract "check": more copies than the box has is bad input (exit 2), as in turn.
+    with pytest.raises(EntryError) as err:
+        verdict(game, "R5", "*", "*", "*")
+    assert (err.value.code, err.value.rule, err.value.card) == ("turn-too-many-jokers", rule, "*")
 
 
 # --- runs: written 1…13, at most 13, no wrap, no corner -----------------------------------
@@ -247,6 +249,11 @@ def melds(draw: st.DrawFn) -> tuple[str, list[str]]:
 @given(melds())
 def test_RK_12_MR_7_every_verdict_cites_in_its_reason_the_clause_it_gives_as_rule(meld):
     game, cards = meld
+    bare = [c if not c.startswith("*") else "*" for c in cards]
+    if max(bare.count(c) for c in bare) > 2:  # more than the box has: bad input, no verdict
+        with pytest.raises(EntryError):
+            check_meld(game, cards)
+        return
     v = check_meld(game, cards)
     has_value = get_game(game).initial_meld is not None
     if v["valid"] and "readings" not in v:

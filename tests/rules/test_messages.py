@@ -285,7 +285,7 @@ def test_a_word_of_the_game_takes_the_form_the_sentence_asks_for():
             "forms\x04red": "rot; e=rote; en=roten; er=roter",
             "forms\x04blue": "blau; e=blaue; en=blauen; er=blauer",
             MESSAGES["run-joker-colour"]: (
-                "der {colour:e} Joker kann nicht in einer {colour2:en} Folge stehen ({rule})"
+                "der {colour}[e] Joker kann nicht in einer {colour2}[en] Folge stehen ({rule})"
             ),
         }
     )
@@ -297,5 +297,5 @@ def test_a_word_of_the_game_takes_the_form_the_sentence_asks_for():
 
 
 def test_a_form_a_word_does_not_list_reads_as_the_word():
-    tr = Catalogue({"red": "piros", MESSAGES["turn17-joker-set"]: "a {colour:m-def} joker"})
+    tr = Catalogue({"red": "piros", MESSAGES["turn17-joker-set"]: "a {colour}[m-def] joker"})
     assert render("turn17-joker-set", {"colour": "red"}, tr) == "a piros joker"

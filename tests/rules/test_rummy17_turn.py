@@ -78,7 +78,7 @@ def test_r17_13_one_joker_per_meld():
 def test_r17_10_melds_are_never_regrouped():
     before = {"Anna": [["R3", "R4", "R5", "R6"]], "Béla": []}
     after = {"Anna": [["R3", "R4", "R5"], ["R6", "B6", "G6"]], "Béla": []}
-    verdict = turn(before, after, hand=["B6", "G6"])
+    verdict = turn(before, after, hand=["B6", "G6", "K1"])  # K1 kept to discard (D17-11)
     assert rules(verdict) == ["R17-10"]
     assert verdict["problems"][0]["card"] == "R6"
 
@@ -151,7 +151,7 @@ def test_r17_12_swapping_a_joker_into_a_new_run():
         "Anna": [["B1", "B2", "B3"], ["R7", "R8", "*R9"]],
         "Béla": [["R3", "R4", "R5"]],
     }
-    verdict = turn(before, after, hand=["R4", "R7", "R8"])
+    verdict = turn(before, after, hand=["R4", "R7", "R8", "K1"])  # K1 kept to discard (D17-11)
     assert verdict["valid"] is True
     assert verdict["played"] == ["R4", "R7", "R8"]
 
@@ -193,7 +193,7 @@ def test_r17_13_a_swapped_joker_is_melded_in_the_same_turn():
 def test_r17_9_played_cards_come_from_the_hand():
     before = {"Anna": [], "Béla": []}
     after = {"Anna": [["R3", "R4", "R5"]], "Béla": []}
-    verdict = turn(before, after, hand=["R3", "R4"])
+    verdict = turn(before, after, hand=["R3", "R4", "K1"])  # K1 kept to discard (D17-11)
     assert rules(verdict) == ["R17-9"]
     assert verdict["problems"][0]["card"] == "R5"
 

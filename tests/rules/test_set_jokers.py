@@ -62,10 +62,19 @@ def test_rk6_an_initial_set_with_a_bare_joker_counts_the_sets_value():
 
 
 def test_a_run_joker_at_either_open_end_is_named_where_the_initial_meld_depends_on_it():
-    doc = {"game": "rummikub", "opened": False, "before": [], "after": [["R5", "R6", "*"]]}
+    # RK-6: R8 R9 R10 is 27, R9 R10 R11 is 30: one reading reaches 30, the other does not.
+    doc = {"game": "rummikub", "opened": False, "before": [], "after": [["R9", "R10", "*"]]}
     with pytest.raises(EntryError) as caught:
         check_turn(doc)
     assert caught.value.first.rule == "RK-12"
+
+
+def test_a_run_joker_whose_readings_all_fall_short_of_the_initial_meld_is_judged():
+    # RK-6: R4 R5 R6 (15) and R5 R6 R7 (18) are both under 30: the answer is the same.
+    doc = {"game": "rummikub", "opened": False, "before": [], "after": [["R5", "R6", "*"]]}
+    verdict = check_turn(doc)
+    assert [p["rule"] for p in verdict["problems"]] == ["RK-6"]
+    assert verdict["value"] == 15 and verdict["melds"][0]["could"] == ["R4", "R7"]
 
 
 def test_a_run_joker_at_either_open_end_is_judged_once_opened():

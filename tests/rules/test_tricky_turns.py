@@ -485,7 +485,7 @@ TURNS: list[tuple[str, dict, bool, list[str]]] = [
             "Anna",
             {"Anna": [], "Béla": []},
             {"Anna": [["Y2", "Y3", "Y4"]], "Béla": []},
-            hand=["Y2", "Y3"],
+            hand=["Y2", "Y3", "K1"],  # K1 kept to discard (D17-11)
         ),
         False,
         ["R17-9"],
@@ -822,7 +822,8 @@ def test_rk_12_the_turn_lists_the_readings_it_left_open() -> None:
 
 
 def test_rk_6_the_turn_asks_where_the_initial_meld_depends_on_the_joker() -> None:
-    doc = tiles(RK, [], [["R9", "R10", "*"], ["K10", "K11", "K12"]], opened=False)
+    # R6 R7 R8 (21) or R7 R8 R9 (24), with K1 K2 K3 (6): 27 or 30, one short of RK-6's 30.
+    doc = tiles(RK, [], [["R7", "R8", "*"], ["K1", "K2", "K3"]], opened=False)
     with pytest.raises(EntryError) as caught:
         check_turn(doc)
     assert (caught.value.field, caught.value.meld, caught.value.rule) == ("after", 1, "RK-12")

@@ -103,8 +103,29 @@ def rummy17_tables(draw: st.DrawFn) -> tuple[list[list[str]], list[list[str]]]:
     return runs[:split], runs[split:]
 
 
+def _kept(*tables: list[list[str]]) -> str:
+    """A card on no table: the one the hand keeps for the discard (R17-14, D17-11)."""
+    used = {c for t in tables for m in t for c in m}
+    return next(f"{c}{v}" for c in "RBGYK" for v in range(1, 18) if f"{c}{v}" not in used)
+
+
 @given(rummy17_tables(), st.booleans())
 def test_r17_a_turn_that_only_lays_legal_melds_from_the_hand_is_legal(case, opened):
+    table, new = case
+    doc = {
+        "game": "rummy17",
+        "player": "Anna",
+        "opened": opened,
+        "before": {"Anna": [], "Béla": table},
+        "after": {"Anna": new, "Béla": table},
+        "hand": [*_hand(new), _kept(table, new)],
+    }
+    verdict = check_turn(doc)
+    assert verdict["valid"], verdict["problems"]
+
+
+@given(rummy17_tables(), st.booleans())
+def test_D17_11_melding_the_whole_hand_is_illegal_for_that_alone(case, opened):
     table, new = case
     doc = {
         "game": "rummy17",
@@ -115,7 +136,9 @@ def test_r17_a_turn_that_only_lays_legal_melds_from_the_hand_is_legal(case, open
         "hand": _hand(new),
     }
     verdict = check_turn(doc)
-    assert verdict["valid"], verdict["problems"]
+    assert [(p["rule"], p["code"]) for p in verdict["problems"]] == [
+        ("D17-11", "turn17-no-discard")
+    ]
 
 
 @given(rummy17_tables(), st.data())

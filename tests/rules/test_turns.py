@@ -297,8 +297,9 @@ def test_a_third_joker_is_bad_input():
 
 
 def test_rk12_an_ambiguous_joker_is_bad_input_naming_the_meld_where_the_worth_depends_on_it():
+    # 6 + R6 R7 R8 (21) is 27, under RK-6's 30; 6 + R7 R8 R9 (24) is 30: the readings straddle.
     with pytest.raises(EntryError) as err:
-        turn("rummikub", [], [["K1", "K2", "K3"], ["R5", "R6", "*"]], opened=False)
+        turn("rummikub", [], [["K1", "K2", "K3"], ["R7", "R8", "*"]], opened=False)
     assert err.value.meld == 2
     assert err.value.field == "after"
     assert err.value.rule == "RK-12"

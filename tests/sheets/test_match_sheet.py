@@ -140,7 +140,7 @@ def test_header_house_rules_history_and_link(big_a4: bytes) -> None:
     got = text(big_a4)
     assert "2024-05-01" in got and "12 of 12 rounds" in got and "finished" in got
     decisions = get_game("rummy17").decisions
-    assert [d.rule for d in decisions] == [f"D17-{n}" for n in range(2, 11)]
+    assert [d.rule for d in decisions] == [f"D17-{n}" for n in range(2, 12)]
     for decision in decisions:
         assert f"{decision.rule} {decision.text}" in got
     for item in HISTORY:

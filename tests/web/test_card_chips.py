@@ -14,6 +14,7 @@ from flask import Flask, get_template_attribute
 from flask.testing import FlaskClient
 
 from companion.rules import get_game
+from companion.web.chips import card_names
 from companion.web.common import descriptor
 
 ROUND = {
@@ -192,3 +193,29 @@ def test_the_one_tap_last_cards_and_the_picker_know_each_cards_name(client: Flas
     known = json.loads(html.unescape(names.group(1)))
     assert known["cards"]["Y8"] == "gelbe 8" and known["cards"]["*R"] == "roter Joker"
     assert known["as"] == "Joker als {card}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "red_1", "black_17"),
+    [
+        ("en", "red 1", "black 17"),
+        ("hu", "piros 1", "fekete 17"),
+        ("de", "rote 1", "schwarze 17"),
+        ("bg", "червена 1", "черна 17"),
+    ],
+)
+def test_the_card_grids_keys_are_named_as_the_chips_are(
+    client: FlaskClient, lang: str, red_1: str, black_17: str
+) -> None:
+    # The walker's card grid names each key as a chip of that card is named: the colour
+    # agrees with the card ("rote 1" beside "rote 17"), never "rot 1".
+    edit = match(client, ROUND)
+    page = client.get(f"/m/{edit}/rounds/new?lang={lang}").get_data(as_text=True)
+    grid = page[page.index('class="cardgrid') :]
+    key = r'data-card data-c="(\w)" data-v="(\d+)" aria-label="([^"]*)"'
+    keys = {c + v: name for c, v, name in re.findall(key, grid)}
+    assert len(keys) == 5 * 17
+    assert keys["R1"] == red_1 and keys["K17"] == black_17
+    with client.application.test_request_context(f"/?lang={lang}"):
+        named = card_names(descriptor(get_game("rummy17")))["cards"]
+    assert keys == {card: named[card] for card in keys}  # every key as its chip is named

@@ -45,3 +45,23 @@ def test_a_round_whose_drawn_card_depends_on_the_joker_names_the_meld_to_ask(
     )
     assert answer.status_code == 422
     assert answer.get_json()["asked"] == {"players-1-melds": [1]}
+
+
+def test_d17_6_a_card_in_a_hand_never_spares_the_question(client: FlaskClient) -> None:
+    # Márk lays K14 K15 and the black joker; Lili holds K16 and may swap it in (R17-12):
+    # K13 or K16, and most-8-16 counts one and not the other, so the form asks.
+    doc = copy.deepcopy(load("rummy17-round.json"))
+    doc["players"][1]["melds"][0] = ["K14", "K15", "*K"]
+    doc["players"][2]["hand"] = [*doc["players"][2]["hand"], "K16"]
+    assert "most-8-16" in doc["bonus_cards"]  # Márk's figure is 0 with K13, 1 with K16
+    edit = start(client, NAMES, first=1)
+    data = form_data(doc)
+    del data["save"]
+    answer = client.post(
+        f"/m/{edit}/rounds/new",
+        data={**data, "preview": "1"},
+        headers={"Accept": "application/json"},
+    )
+    assert answer.status_code == 422, answer.get_data(as_text=True)
+    assert answer.get_json()["asked"] == {"players-1-melds": [1]}
+    assert any("K13 or K16" in text for text in answer.get_json()["errors"]["players-1-melds"])

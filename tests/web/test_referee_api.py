@@ -83,3 +83,47 @@ def test_redeal(client):
     assert response.json["pairs"] == ["K2", "R1", "B3"]
     refused = client.post("/api/v1/redeal", json={"game": "manipulation", "tiles": tiles})
     assert refused.status_code == 422
+
+
+# --- the rulings over HTTP: check's copies, D17-11, DO-8, the initial meld's worth ---------
+
+
+def test_check_more_copies_than_the_box_has_is_422(client):
+    response = client.post("/api/v1/check", json={"game": "rummikub", "cards": ["*", "*", "*"]})
+    assert response.status_code == 422
+    assert (response.json["error"]["rule"], response.json["error"]["card"]) == ("DK-4", "*")
+    hu = client.post(
+        "/api/v1/check",
+        json={"game": "rummy17", "cards": ["K9", "K9", "K10"]},
+        headers={"Accept-Language": "hu"},
+    )
+    assert hu.status_code == 422 and hu.json["error"]["rule"] == "R17-1"
+    assert hu.json["error"]["message"] != response.json["error"]["message"]
+
+
+def test_D17_11_a_turn_melding_the_whole_hand_is_refused_in_the_language(client):
+    doc = {**TURN, "hand": ["R3", "R4", "R5", "K9"]}  # the contract's example without G2
+    en = client.post("/api/v1/turn", json=doc).json
+    de = client.post("/api/v1/turn", json=doc, headers={"Accept-Language": "de"}).json
+    assert [p["rule"] for p in en["problems"]] == ["D17-11"]
+    assert de["problems"][0]["reason"].startswith("Anna hat alle Karten der Hand gemeldet")
+    assert de["problems"][0]["fix"] == "Lass eine Karte in der Hand von Anna, um sie abzulegen."
+
+
+def test_DO_8_over_http(client):
+    doc = {
+        "game": "rummy-o",
+        "before": [["R3", "R4", "R5"], ["R6", "R7", "*R8"]],
+        "after": [["R3", "R4", "R5", "R6", "R7"], ["B10", "B11", "*B12"]],
+    }
+    bg = client.post("/api/v1/turn", json=doc, headers={"Accept-Language": "bg"}).json
+    assert bg["valid"] is False and [p["rule"] for p in bg["problems"]] == ["DO-8"]
+    assert bg["problems"][0]["reason"].startswith("жокер заместваше R8 преди хода")
+
+
+def test_RK_6_the_turn_is_judged_at_the_least_worth_when_every_reading_reaches_it(client):
+    doc = {"game": "rummikub", "opened": False, "before": [], "after": [["R11", "R12", "*"]]}
+    response = client.post("/api/v1/turn", json=doc)
+    assert response.status_code == 200 and response.json["value"] == 33
+    straddles = {**doc, "after": [["R9", "R10", "*"]]}
+    assert client.post("/api/v1/turn", json=straddles).status_code == 422

@@ -48,8 +48,9 @@ def test_turn_page_initial_meld_value(client):
 
 
 def test_turn_page_bad_input_names_the_meld(client):
-    # Contract "Games and cards": asked where the initial meld's worth depends on the joker.
-    url = "/referee/turn?asked=1&game=rummikub&opened=0&after=R5 R6 *"
+    # Contract "Games and cards": asked where the readings differ on reaching the initial meld
+    # (RK-6: R8 R9 R10 is 27, R9 R10 R11 is 30).
+    url = "/referee/turn?asked=1&game=rummikub&opened=0&after=R9 R10 *"
     html = client.get(url).get_data(as_text=True)
     assert 'id="turn-error"' in html
     assert "meld 1" in html
@@ -100,3 +101,29 @@ def test_an_illegal_turn_offers_to_put_the_table_back_from_the_table_before(clie
 def test_a_legal_turn_or_a_rummy17_turn_offers_no_rescue(client):
     legal = "/referee/turn?asked=1&game=rummikub&opened=1&before=R5 R6 R7&after=R5 R6 R7 R8"
     assert 'id="rescue-before"' not in client.get(legal).get_data(as_text=True)
+
+
+def test_turn_page_DO_8_names_the_clause_and_the_fix(client):
+    url = (
+        "/referee/turn?asked=1&game=rummy-o&opened=1&before=R3 R4 R5%0AR6 R7 *R8"
+        "&after=R3 R4 R5 R6 R7%0AB10 B11 *B12"
+    )
+    html = client.get(url).get_data(as_text=True)
+    assert "Not a legal turn" in html and "DO-8" in html
+    assert "put a R8 from the rack in its place" in html
+
+
+def test_turn_page_judges_a_joker_whose_readings_all_reach_the_initial_meld(client):
+    html = client.get("/referee/turn?asked=1&game=rummikub&opened=0&after=R11 R12 *").get_data(
+        as_text=True
+    )
+    assert "A legal turn" in html and "The initial meld is worth 33." in html
+
+
+def test_turn_page_D17_11_for_a_rummy17_turn(client):
+    url = (
+        "/referee/turn?asked=1&game=rummy17&players=Anna, Béla&player=Anna&opened=1"
+        "&after-0=R3 R4 R5&hand=R3 R4 R5"
+    )
+    html = client.get(url).get_data(as_text=True)
+    assert "Not a legal turn" in html and "D17-11" in html

@@ -66,6 +66,21 @@ def test_an_unreadable_card_is_named_next_to_the_field_and_the_text_kept(client)
     assert 'id="verdict"' not in page
 
 
+@pytest.mark.parametrize(
+    ("game", "cards", "words"),
+    [
+        ("rummikub", "*+*+*", "More than 2 jokers; the game has 2 (DK-4)"),
+        ("rummy17", "K9+K9+K10", "K9 appears more than once; the game has one (R17-1)"),
+    ],
+)
+def test_more_copies_than_the_box_has_is_refused_with_the_text_kept(
+    client: FlaskClient, game: str, cards: str, words: str
+) -> None:
+    # Contract "check": bad input, as in turn and rescue; no verdict.
+    page = html.unescape(text(client, f"/check?game={game}&cards={cards}"))
+    assert words in page and 'id="verdict"' not in page
+
+
 def test_an_unknown_game_is_refused_as_a_form_error_not_a_crash(client: FlaskClient) -> None:
     page = text(client, "/check?game=chess&cards=R5+R6+R7")
     assert 'id="verdict"' not in page and "Not a valid choice" in page

@@ -120,6 +120,10 @@ class Rummy17(Game):
                 "never a set."
             ),
         ),
+        Decision(
+            "D17-11",
+            N_("A turn never melds every card in the hand: one is kept for the discard."),
+        ),
     )
 
     # The referee's answers load when asked (``companion score`` needs none of them).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cards import Deck
+from ..holdings import Limits
 from ..messages import F_, N_
 
 RUMMY17 = Deck(
@@ -16,10 +17,12 @@ RUMMY17 = Deck(
     {"R": N_("red"), "B": N_("blue"), "G": N_("green"), "Y": N_("yellow"), "K": N_("black")},
     copies=1,  # R17-1: each card exists exactly once
 )
+#: R17-1: every card and every joker exists once (the referee's copy checks).
+ONCE = Limits("Rummy 17", (2, 6), 1, 1, "R17-1", "R17-1")
 
 #: Each joker has a colour (R17-1), and the referee names it: "der rote Joker", "червеният
 #: жокер", "a piros joker". Each language lists the forms of the colour names it needs in its
-#: catalogue (context ``forms``, ``messages.inflect``); a sentence asks for one as ``{colour:en}``.
+#: catalogue (context ``forms``, ``messages.inflect``); a sentence asks for one as ``{colour}[en]``.
 FORMS = (
     F_("forms", "red"),
     F_("forms", "blue"),

@@ -7,7 +7,7 @@ naming its player, meld, card or field. This module stays pure: plain dicts in a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import islice, product
 from typing import Any
@@ -133,7 +133,7 @@ def _parse_meld(raw: object, player: str | None, number: int | None) -> list[Tok
 def _analyse(
     tokens: list[Token], elsewhere: Collection[str], player: str | None, number: int | None
 ) -> Meld:
-    """A meld's cards as a legal meld, its readings limited to cards not given elsewhere."""
+    """A meld's cards as a legal meld, its readings limited to cards in no other meld."""
     with about(player=player, meld=number):
         try:
             return analyse_meld(tokens, elsewhere)
@@ -264,8 +264,8 @@ def read_table(
     with problems.check(field="bonus_cards"):
         bonus = _read_bonus_cards(doc.get("bonus_cards"))
     # Two passes, the problems in document order: first every card is read, then each meld
-    # is checked against the cards given elsewhere (D17-6: a card that lies elsewhere is no
-    # joker's reading, R17-1).
+    # is checked against the cards of the other melds (D17-6: a card that lies in another
+    # meld is no joker's reading, R17-1; a card in a hand is, R17-12).
     given: dict[str, list[list[Token] | Collector]] = {}  # each meld's cards, or its problems
     hands: dict[str, Hand | None] = {}  # None: the hand could not be read
     held: dict[str, Hand] = {}  # the cards of each hand that could be read
@@ -292,11 +292,8 @@ def read_table(
     ending = Collector()
     bare = [Seat(name, (), hand) for name, hand in held.items()]
     went_out, last, settled = _read_ending(doc, bare, ending)
-    cards = Counter(
-        t.text for ms in given.values() for m in ms if isinstance(m, list) for t in m if _real(t)
-    )
-    cards.update(c.text for h in held.values() for c in h.cards or ())
-    if isinstance(last, Card):
+    cards = _melded(m for ms in given.values() for m in ms if isinstance(m, list))
+    if isinstance(last, Card):  # it lies on the discard pile: no joker stands for it (R17-1)
         cards[last.text] += 1
     seats = []
     for name in seat_names:
@@ -342,8 +339,7 @@ def read_part(raw: object, name: str) -> dict[str, Any]:
     hand = _read_hand(part.get("hand", []), found)
     if found:
         problems.add(EntryError.of(found.problems).at(player=name, field="hand"))
-    cards = Counter(t.text for _, m in given for t in m if _real(t))
-    cards.update(c.text for c in hand.cards or ())
+    cards = _melded(m for _, m in given)
     melds: list[Meld] = []
     for number, tokens in given:
         elsewhere = +(cards - Counter(t.text for t in tokens if _real(t)))
@@ -388,6 +384,13 @@ def _failed(err: EntryError) -> Collector:
 
 def _real(token: Token) -> bool:
     return isinstance(token, Card)
+
+
+def _melded(melds: Iterable[Sequence[Token]]) -> Counter[str]:
+    """The cards lying in melds, which narrow a joker's reading (D17-6, contract "Games and
+    cards"), as the last discard does. A card in a hand never does: its holder may swap it in
+    for the joker (R17-12)."""
+    return Counter(t.text for m in melds for t in m if _real(t))
 
 
 #: At most this many readings of a game are tried before the table is asked (five jokers at

@@ -139,8 +139,9 @@ def _name(colour: str) -> str:
 def analyse_meld(tokens: Sequence[Token], elsewhere: Collection[str] = ()) -> Meld:
     """Classify a Rummy 17 meld and fill in its joker's stand-in; raise ``MeldError`` if illegal.
 
-    ``elsewhere``: the cards the same document gives outside this meld. Each card exists once
-    (R17-1), so none of them is one of a joker's readings where it has others (D17-6).
+    ``elsewhere``: the cards lying in the other melds of the same document (never those in a
+    hand, which their holder may swap in, R17-12). Each card exists once (R17-1), so none of
+    them is one of a joker's readings where it has others (D17-6).
     """
     if len(tokens) < MELD_LEAST:
         raise MeldError("meld-too-short", rule="R17-9", count=len(tokens))
@@ -249,10 +250,10 @@ def _as_run(
     if not candidates:  # D17-6: R1…R17 and a joker is no meld: no run goes past 17
         raise MeldError("run-no-room", card=joker.text, rule="D17-6", colour=_name(colour))
     readings = tuple(Card(colour, v) for v in candidates)
-    # D17-6: of the cards the joker could stand for, one that lies elsewhere is no reading
-    # (each card exists once, R17-1): K8 in another meld makes K9 K10 and a joker K11. Only a
-    # choice is narrowed: a joker whose every card lies elsewhere keeps them (it may stand
-    # for a card someone holds or laid, R17-12 lets them swap it).
+    # D17-6: of the cards the joker could stand for, one that lies in another meld is no
+    # reading (each card exists once, R17-1): K8 in another meld makes K9 K10 and a joker K11.
+    # Only a choice is narrowed: a joker whose every card lies elsewhere keeps them, as a
+    # joker forced by its meld does (K9 *K K11 is K10 wherever K10 lies).
     if joker.stands_for is None:
         readings = tuple(c for c in readings if c.text not in elsewhere) or readings
     if joker.stands_for is not None:

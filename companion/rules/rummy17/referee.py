@@ -8,6 +8,8 @@ from typing import Any
 from ..cards import parse_card
 from ..errors import Problem, note_fields, reason_fields
 from ..messages import N_, register
+from ..turn_document import check_copies
+from .deck import ONCE
 from .melds import RUN, MeldError, analyse_meld, resolve
 
 register(
@@ -27,10 +29,11 @@ def check_rummy17_meld(cards: Sequence[object]) -> dict[str, Any]:
     """The verdict on one meld: legal with its kind and stand-ins, or illegal with the rule.
 
     ``reason`` is in English; ``code`` and ``params`` let a shell say it in another language
-    (``messages.render``). Raises ``EntryError`` when a card cannot be read (exit 2), which is
-    not a verdict.
+    (``messages.render``). Raises ``EntryError`` when a card cannot be read, or a card or a
+    joker is given twice (R17-1: each exists once) (exit 2), which is not a verdict.
     """
     tokens = [parse_card(c, "rummy17") for c in cards]
+    check_copies({"cards": tokens}, ONCE)  # R17-1: bad input, as in ``turn`` and ``rescue``
     try:
         meld = analyse_meld(tokens)
     except MeldError as err:

@@ -18,7 +18,9 @@ a turn that breaks several clauses), so each check's number in the contract is g
 - 5 ``_a_joker_from_beside_the_table_starts_a_run_of_four`` of its colour, laid this turn
   (R17-11);
 - 7 ``_played_cards_come_from_the_hand``: with the hand, every played card was in it (R17-9; a
-  joker never is, D17-8).
+  joker never is, D17-8);
+- 8 ``_a_card_is_kept_for_the_discard``: with the hand, at least one of its cards is not
+  played, since the turn ends with a discard (R17-14, D17-11).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, Joker, Token, card_sort_key
 from ..errors import Collector, EntryError, Problem
-from ..holdings import Limits
 from ..messages import N_, register
 from ..seating import check_names
 from ..turn_document import (
@@ -44,7 +45,7 @@ from ..turn_document import (
     read_turn,
     verdict_json,
 )
-from .deck import RUMMY17
+from .deck import ONCE, RUMMY17
 from .melds import RUN, Meld, MeldError, analyse_meld
 from .play import JOKER_RUN_MIN
 
@@ -102,12 +103,14 @@ register(
             "be melded this turn and never goes into the hand"
         ),
         "turn17-not-in-hand": N_("{card} was played but was not in {player}'s hand"),
+        "turn17-no-discard": N_(
+            "{player} melded every card of their hand and has none left to discard: a turn "
+            "ends with a discard"
+        ),
     }
 )
 
 TURN17_KEYS = frozenset({"game", "player", "opened", "before", "after", "hand"})
-#: R17-1: every card and every joker exists once.
-ONCE = Limits("Rummy 17", (2, 6), 1, 1, "R17-1", "R17-1")
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,7 @@ class Rummy17Turn:
 
 
 def check_rummy17_turn(game: Game, doc: object) -> dict[str, Any]:
-    """The contract's ``turn`` for Rummy 17: checks 1–7, every problem with its clause.
+    """The contract's ``turn`` for Rummy 17: checks 1–8, every problem with its clause.
 
     :raises EntryError: bad input: an unreadable document or card, players or player not at
         the table, a joker in the hand, a card twice, an illegal meld before the turn.
@@ -427,6 +430,18 @@ def _played_cards_come_from_the_hand(turn: Rummy17Turn) -> Iterator[Problem]:
         yield Problem("turn17-not-in-hand", {"player": turn.player}, card=t.text, rule="R17-9")
 
 
+def _a_card_is_kept_for_the_discard(turn: Rummy17Turn) -> Iterator[Problem]:
+    """Check 8 (R17-14, D17-11): with the hand given (the player's cards once they have drawn,
+    R17-7), at least one of its cards is not played: every turn ends with a discard from the
+    hand, so a turn that melds every card is no turn (going out melds all but one)."""
+    if turn.hand is None:
+        return
+    kept = Counter(key(t) for t in turn.hand)
+    kept.subtract(key(t) for t in turn.played if not isinstance(t, Joker))
+    if not +kept:
+        yield Problem("turn17-no-discard", {"player": turn.player}, rule="D17-11")
+
+
 #: The checks of a Rummy 17 turn in the order they run: the order problems are reported in
 #: (the contract's numbers beside them).
 RUMMY17_CLAUSES: tuple[Callable[[Rummy17Turn], Iterable[Problem]], ...] = (
@@ -437,6 +452,7 @@ RUMMY17_CLAUSES: tuple[Callable[[Rummy17Turn], Iterable[Problem]], ...] = (
     _only_the_player_lays_new_melds,  # 3
     _a_joker_from_beside_the_table_starts_a_run_of_four,  # 5
     _played_cards_come_from_the_hand,  # 7
+    _a_card_is_kept_for_the_discard,  # 8
 )
 
 

@@ -10,7 +10,7 @@ pages, sheets, flashes and the history ask for it through the game's id (``messa
 
 from __future__ import annotations
 
-from ..messages import NP_, P_
+from ..messages import F_, NP_, P_
 
 WORDS = (
     # the scoreboard
@@ -78,7 +78,16 @@ WORDS = (
         "The round's entries are removed; later rounds move up one number and keep their "
         "dealers. The deletion is kept in the match history.",
     ),
-    # own hands: a player's own page once the round is closed, and what a part is refused for
+    # own hands: a player's own page (templates/part.html) while the round is open, once it is
+    # closed, and what a part is refused for
+    P_(
+        "rummy17",
+        "Sent ✓ The scorekeeper's phone has it. You can still change it until the round is saved.",
+    ),
+    P_(
+        "rummy17",
+        "Only your own part is on this page. The scorekeeper enters the rest and saves the round.",
+    ),
     P_("rummy17", "Round %(n)s was saved. Nothing more to do here."),
     P_(
         "rummy17",
@@ -176,3 +185,8 @@ WORDS = (
     P_("rummy17", "the round cannot be stored as JSON: {reason}"),
     P_("rummy17", "a match is lengthened by a whole number of rounds, 1 or more"),
 )
+
+#: The sheet's column heads as the edition abbreviates them, the form ``short`` of the head's
+#: word (``sheets.render.column_heads``; a language without one gets the shortest prefix no
+#: other head shares): German *SP*, *BP* (rummy17-de.txt l.136 "je 1 SP", l.142 "3 BP").
+SHORT = (F_("forms", "Penalty"), F_("forms", "Bonus"))
