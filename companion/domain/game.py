@@ -85,8 +85,11 @@ class Column:
 
     key: str  # the key in the round result's player entry
     label: str
-    #: "-" written as a penalty, "+" as a gain, "" a score as it is (signed), "=" a count as
-    #: the table counted it (a rack that is no penalty: RO-12, MR-11)
+    #: What the figure does to the score: "-" taken off (a penalty: R17-16, R17-18, RK-21),
+    #: "+" added (a bonus), "=" counted without being taken off (a rack that is no penalty:
+    #: RO-12, MR-11), "" the score itself. Every figure but the score is written as the
+    #: count the rulebook gives, never negative, on every page, sheet and CSV
+    #: (``catalogues.figure``); the column's label says what it does.
     sign: str = ""
 
 
@@ -207,6 +210,16 @@ class Game:
         :raises EntryError: why the part is bad on its own, placed at ``name``.
         """
         raise EntryError("part-none", game_name=self.name)
+
+    def check_parts(self, parts: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -> None:
+        """The parts that came so far, together (contract "Own hands"): what they already tell
+        of the whole round, a card given more often than the box holds it (D17-8, DK-4, DO-6,
+        DM-8). ``parts`` is by player in the order the parts came, each one ``check_part``
+        took, of a table of ``seats``; a problem is placed at the player whose part came later
+        and names the other. Nothing is refused by it: the round is checked when it is saved.
+
+        :raises EntryError: every such problem at once.
+        """
 
     @property
     def takes_parts(self) -> bool:

@@ -18,7 +18,7 @@ from companion.domain.bounds import MAX_HAND_CARDS
 from companion.domain.game import Choice, Column, Count, Decision, Game, RoundOutcome
 from companion.domain.games.rummy17.bonus import BONUS_CARDS
 from companion.domain.games.rummy17.deck import RUMMY17
-from companion.domain.games.rummy17.document import doubles, read_part, read_table, result_json
+from companion.domain.games.rummy17.document import check_parts, doubles, read_part, read_table, result_json
 from companion.domain.games.rummy17.melds import MELD_LEAST
 from companion.domain.games.rummy17.play import BONUS_DRAWN
 from companion.domain.games.rummy17.scoring import score_game
@@ -144,6 +144,9 @@ class Rummy17(Game):
 
     def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
         return read_part(part, name)
+
+    def check_parts(self, parts: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -> None:
+        check_parts(parts)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         table = read_table(doc, names=names)
