@@ -381,8 +381,8 @@ def enter_round(page: Any, doc: dict[str, Any], exact_last: bool = False, hold: 
     out = doc.get("went_out")
     typed: list[int] = []  # the players whose counts go beyond the chips
     walker = page.locator("#walker")
-    if not walker.is_visible():  # the walk opens by itself once the ending is given
-        count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
+    # The walk opens when asked, never by itself (a player who types closes nothing).
+    count.tap(page.get_by_role("button", name=re.compile("^Tap in melds and hands")), "walk")
     players = doc["players"]
     walk = list(range(len(players)))  # the walk goes round in seat order, the same every round
     saved = False
@@ -445,7 +445,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
         _, c, v = _parse(doc["last_discard"])
         pick(ending.get_by_role("button", name="Pick"), [f"c:{c}", f"v:{v}"])
     walker = page.locator("#walker")
-    if walker.is_visible():  # the walker opens by itself once the ending is given (issue 18)
+    if walker.is_visible():  # the walker opened by itself once the ending was given (issue 18)
         count.tap(walker.get_by_role("button", name="Close"), "close the walker")
     for i, player in enumerate(doc["players"]):
         box = page.locator("fieldset.player").nth(i)
@@ -491,13 +491,14 @@ def open_parts(count: Counter) -> list[str]:
 
 
 def enter_part(count: Counter, game: str, player: dict[str, Any], hold: bool = True) -> None:
-    """On the player's own page (``/p/<token>``), where the walker opened by itself for them
-    alone: their melds (``walk_melds``; "All colours" lights what this page's form lacks),
-    then their hand: "No cards left" when it is empty (whoever went out), else its two count
-    chips. Either last tap sends the part; more than 25 of a kind is typed, then "Send my
-    part". Returns once the tap that sends it is made (``count.at``: when)."""
+    """On the player's own page (``/p/<token>``): "Tap in my melds and hand" opens the walker
+    for them alone, then their melds (``walk_melds``; "All colours" lights what this page's
+    form lacks), then their hand: "No cards left" when it is empty (whoever went out), else
+    its two count chips. Either last tap sends the part; more than 25 of a kind is typed,
+    then "Send my part". Returns once the tap that sends it is made (``count.at``: when)."""
     page = count.page
     walker = page.locator("#walker")
+    count.tap(page.locator("#walk-open"), "tap in my melds and hand")
     walker.wait_for()
     walk_melds(count, game, player, {}, hold)
     low, high = hand_counts(player.get("hand", []))

@@ -63,20 +63,41 @@
     });
   }
 
-  // Copy buttons next to the share links.
+  // Copy buttons next to the share links: a text field, or a link shown as text. The link is
+  // selected on the page either way, so where no copy works it is one long-press from copied.
+  function selectAll(node) {
+    if (node.select) {
+      node.focus();
+      node.select();
+      if (node.setSelectionRange) node.setSelectionRange(0, node.value.length);  // iOS
+      return node.value;
+    }
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return node.textContent.trim();
+  }
   $$("[data-copy]").forEach(function (button) {
     button.addEventListener("click", function () {
-      var input = document.getElementById(button.getAttribute("data-copy"));
+      var node = document.getElementById(button.getAttribute("data-copy"));
       var label = button.textContent;
       function done() {
         button.textContent = button.getAttribute("data-done");
         setTimeout(function () { button.textContent = label; }, 1500);
       }
-      input.select();
+      // Plain http on the local network (the README's Wi-Fi address) has no Clipboard API;
+      // the selection and the older copy command work there.
+      function command() {
+        selectAll(node);
+        try { if (document.execCommand("copy")) done(); } catch (e) { /* left selected */ }
+      }
+      var text = selectAll(node);
       if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(input.value).then(done, function () {});
-      } else if (document.execCommand && document.execCommand("copy")) {
-        done(); // plain http on the local network: no Clipboard API there
+        navigator.clipboard.writeText(text).then(done, command);
+      } else {
+        command();
       }
     });
   });

@@ -245,9 +245,10 @@ class Part(SQLModel, table=True):
     once make the same opening, and the unique (match, opening, seat) lets one of them win.
     ``state`` is "open" until the round is saved ("saved") or the parts are dropped
     ("dropped"); a closed part's token answers 410. ``part`` is what the player sent last,
-    ``saved`` the player's entry as the round was saved (the scorekeeper may have changed it),
-    and ``log`` every send: when, and from which phone (a short tag of the device, never
-    its cookie).
+    ``saved`` the part as the scorekeeper has it: while the round is open, their change to
+    what came (None: unchanged), shown on the player's phone; once saved, the player's entry
+    as the round was saved. ``log`` is every send: when, and from which phone (a short tag of
+    the device, never its cookie).
     """
 
     __tablename__ = "part"

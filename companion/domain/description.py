@@ -40,8 +40,11 @@ class Column:
 
     key: str  # the key in the round result's player entry
     label: str
-    #: "-" written as a penalty, "+" as a gain, "" a score as it is (signed), "=" a count as
-    #: the table counted it (a rack that is no penalty: RO-12, MR-11)
+    #: What the figure does to the score: "-" taken off (a penalty: R17-16, R17-18, RK-21),
+    #: "+" added (a bonus), "=" counted without being taken off (a rack that is no penalty:
+    #: RO-12, MR-11), "" the score itself. Every figure but the score is written as the
+    #: count the rulebook gives, never negative, on every page, sheet and CSV
+    #: (``catalogues.figure``); the column's label says what it does.
     sign: str = ""
 
 

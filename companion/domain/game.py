@@ -171,6 +171,16 @@ class Game:
         """
         raise EntryError("part-none", game_name=self.name)
 
+    def check_parts(self, parts: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -> None:
+        """The parts that came so far, together (contract "Own hands"): what they already tell
+        of the whole round, a card given more often than the box holds it (D17-8, DK-4, DO-6,
+        DM-8). ``parts`` is by player in the order the parts came, each one ``check_part``
+        took, of a table of ``seats``; a problem is placed at the player whose part came later
+        and names the other. Nothing is refused by it: the round is checked when it is saved.
+
+        :raises EntryError: every such problem at once.
+        """
+
     @property
     def takes_parts(self) -> bool:
         """Does the game check a player's part on its own (``check_part``), so that each

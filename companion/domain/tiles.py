@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from companion.domain import turn_document
 from companion.domain.bounds import MAX_POINTS
-from companion.domain.cards import Token
+from companion.domain.cards import Joker, Token
 from companion.domain.errors import Collector, EntryError, about
 from companion.domain.game import (
     Choice,
@@ -47,6 +47,9 @@ register(
         ),
         "rack-empty-pool-out": N_(
             "it is empty, so {player} went out and the pool did not run out ({rule})"
+        ),
+        "part-copies-taken": N_(
+            "the box has only {most} of {card}, and {others} sent it too ({rule})"
         ),
     }
 )
@@ -104,6 +107,38 @@ class LeftoverGame(Game):
                     check_copies([holding], limits)
         problems.raise_any()
         return dict(raw)
+
+    def check_parts(self, parts: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -> None:
+        """DK-4, DO-6, DM-8 across the parts that came so far, in the order they came: a tile
+        or card beyond the box's copies (or a joker beyond its jokers) is placed at the part
+        that brought it, naming the parts that hold the others."""
+        limits = self.limits({"players": [{"name": n} for n in seats]})
+        holders: dict[str, list[str]] = {}  # a card (a joker: "*") → whose parts hold it
+        problems = Collector()
+        for name, part in parts.items():
+            found = Collector()
+            holding = read_one(name, part, self.holding, self.deck, self.worth, found)
+            if found:
+                continue  # its own problems are the part's, said when it was sent
+            for t in holding.cards or ():
+                joker = isinstance(t, Joker)
+                key, most = ("*", limits.jokers) if joker else (t.text, limits.copies)
+                before = holders.setdefault(key, [])
+                others = ", ".join(n for n in dict.fromkeys(before) if n != name)
+                if len(before) >= most and others:  # within one part: its own check said it
+                    problems.add(
+                        EntryError(
+                            "part-copies-taken",
+                            player=name,
+                            field=self.holding,
+                            card=key,
+                            most=most,
+                            others=others,
+                            rule=limits.rule,
+                        )
+                    )
+                before.append(name)
+        problems.raise_any()
 
     def read_leftovers(
         self, doc: object, names: Sequence[str] | None

@@ -82,6 +82,14 @@ def signed(n: int, tr: Translator = ENGLISH) -> str:
     return str(format_decimal(n, format="+#,##0;-#,##0", locale=lang_of(tr)))
 
 
+def figure(sign: str, n: int, tr: Translator = ENGLISH) -> str:
+    """A figure of a game's column (``Column.sign``) as every page and sheet writes it: a
+    score with its sign (``+4``, ``-2``); a penalty, a bonus, a rack or a hand as the count
+    the rulebook gives, never negative (R17-16: 8 penalty points, taken off the bonus by
+    R17-18; RK-21: a rack of 23, scored -23). The CSV holds the same numbers."""
+    return number(n, tr) if sign else signed(n, tr)
+
+
 def best(accepted: list[tuple[str, float]]) -> str:
     """The best language of an ``Accept-Language`` list (``[("hu-HU", 1.0), …]``)."""
     for value, _quality in sorted(accepted, key=lambda pair: -pair[1]):

@@ -25,7 +25,6 @@ from companion.domain.bounds import MAX_BODY
 from companion.i18n.resources import template_loader
 from companion.web import language as i18n
 from companion.web import ratelimit, security
-from companion.web.api import events as events_api
 from companion.web.api import matches as api
 from companion.web.pages import sheets as sheet_views
 from companion.web.pages import tools
@@ -53,13 +52,20 @@ def redact(path: str) -> str:
 
 
 class Companion(Flask):
-    """The app: Flask, except that a logged error never shows a link token and templates come
-    from the installed games' folders too."""
+    """The app: Flask, except that a logged error never shows a link token, templates come
+    from the installed games' folders too, and static files are served under content-hashed
+    names too (companion/web/assets.py)."""
 
     @cached_property
     def jinja_loader(self) -> jinja2.BaseLoader | None:
         """The app's templates, then those the installed games bring (``Game.folder``)."""
         return template_loader(Path(self.root_path, str(self.template_folder)))
+
+    def send_static_file(self, filename: str) -> Response:
+        """A static file by its plain or its content-hashed name (web/assets.py)."""
+        from companion.web import assets
+
+        return assets.send_static(self, filename)
 
     def log_exception(
         self,
@@ -75,10 +81,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``test_config`` overrides the configuration (and the environment)."""
     test_config = dict(test_config or {})
     instance = test_config.pop("INSTANCE_PATH", None) or os.environ.get("COMPANION_INSTANCE_PATH")
+    static = test_config.pop("STATIC_FOLDER", None) or _folder("static")  # tests: a changed copy
     app = Companion(
         "companion",  # instance folder: instance/ in a checkout, <prefix>/var/companion-instance
         template_folder=_folder("templates"),
-        static_folder=_folder("static"),
+        static_folder=static,
         instance_path=str(Path(instance).resolve()) if instance else None,
         instance_relative_config=True,
     )
@@ -86,7 +93,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
-    ratelimit.init_app(app, handle_http_error)  # after the views it limits are registered
+    ratelimit.init_app(app, handle_http_error)  # the views that start something: ``creating``
     register_commands(app)
     return app
 
@@ -111,7 +118,11 @@ def configure(app: Flask, test_config: dict[str, Any]) -> None:
 
 
 def register_extensions(app: Flask) -> None:
-    """Secret key and headers, the database, CSRF protection and translations."""
+    """Secret key and headers, the database, CSRF protection, translations and the static
+    files' hashed names."""
+    from companion.web import assets
+
+    assets.init_app(app)
     security.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
@@ -120,10 +131,9 @@ def register_extensions(app: Flask) -> None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
-    app.register_blueprint(api.bp)
-    csrf.exempt(api.bp)  # JSON only, and it uses no cookies
-    app.register_blueprint(events_api.bp)
-    csrf.exempt(events_api.bp)
+    app.register_blueprint(api.bp)  # /api/v1: all of the JSON API
+    csrf.exempt(api.bp)  # once: it uses no cookies (nor the Origin check, security.py)
+    app.register_blueprint(api.match_json_bp)
     web.register_blueprints(app)
     app.register_blueprint(sheet_views.bp)
     app.register_blueprint(tools.bp)

@@ -115,6 +115,7 @@ def init_app(app: Flask) -> None:
     app.after_request(_remember)
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["figure"] = lambda n, column: numbers.figure(column.sign, n, translator())
     app.jinja_env.filters["when"] = lambda value: format_datetime(value, "short")
     app.jinja_env.globals["languages"] = NATIVE
     app.jinja_env.globals["lang_url"] = lang_url

@@ -265,27 +265,8 @@
       open(seat === "first" ? order[0] : +seat);
     });
   });
-  // Once the ending is given (who went out and their last card, or nobody), the walk opens
-  // by itself on a new round with no melds yet: that is where the scorekeeper goes next.
-  var opened = false;
-  function endingGiven() {
-    var radios = $$("#ending .radios", form);
-    var chosen = radios.every(function (g) { return !!$("input:checked", g); });
-    var lastField = $("#last-field");
-    var unless = lastField && $("input[name='" + lastField.getAttribute("data-unless") + "']:checked", form);
-    var lastGiven = !lastField || (!!unless && unless.value === C.nobody) ||
-      !!($("#last_discard").value.trim() || ($("#last_short") && $("#last_short").value));
-    return radios.length > 0 && chosen && lastGiven;
-  }
-  function autoOpen() {
-    if (opened || dialog.open || !form.hasAttribute("data-new-round")) return;
-    if ($("#parts[data-news]", form)) return;  // the players enter their own parts (parts.js)
-    var typed = players.some(function (p) { return $("textarea[data-melds]", p).value.trim(); });
-    if (typed || !endingGiven()) return;
-    opened = true;
-    walkOrder();
-    open(order[0]);
-  }
+  // The walk opens only when asked ("Tap in …"): never by itself, so whoever types the melds
+  // has nothing to close first.
   // A card key held down (HOLD ms) is the joker standing for that card: one touch for what
   // ★ and the card say in two. The click that ends the touch then does nothing more.
   var HOLD = 450;
@@ -384,9 +365,6 @@
   new MutationObserver(function () { if (dialog.open) render(); })
     .observe(form, { childList: true, subtree: true });
 
-  $$("#ending input[type=radio]", form).forEach(function (r) { r.addEventListener("change", autoOpen); });
-  form.addEventListener("companion:picked", autoOpen);
-
   // --- The last card: one tap on a card that doubles the round (descriptor, R17-15a) -------
   // "Not a 17" is the contract's short form {"seventeen": false}: one tap, no card typed.
   var last = $("#last_discard"), short = $("#last_short");
@@ -404,7 +382,6 @@
       if (short) short.value = "";
       C.fire(last);
       lastPressed();
-      autoOpen();
     });
   });
   $$("[data-last-short]", form).forEach(function (b) {
@@ -413,7 +390,6 @@
       short.value = b.getAttribute("data-last-short");
       C.fire(last);
       lastPressed();
-      autoOpen();
     });
   });
   if (last) {

@@ -41,10 +41,6 @@ def fake_clock(page: Any) -> None:
     page.clock.pause_at(CLOCK + timedelta(minutes=1))
 
 
-#: Close the walking picker if it opened by itself, to type a round instead of tapping it.
-CLOSE_WALKER = "() => { const w = document.getElementById('walker'); if (w && w.open) w.close(); }"
-
-
 class QuietHandler(WSGIRequestHandler):
     """No access log on the test output."""
 

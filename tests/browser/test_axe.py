@@ -97,14 +97,14 @@ def pages(server: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
             out[f"breakdown-{game}"] = (f"/m/{edit}/rounds/1", ())
             if game == "rummy17":
                 out["scoreboard"] = (f"/m/{edit}", ())
-        # Own hands (issue 28): the round form with the parts open, a player's own page (the
-        # walker opens by itself), a tile game's, and one whose round was saved meanwhile.
+        # Own hands (issue 28): the round form with the parts open, a player's own page (its
+        # walker opened with its button), a tile game's, and one whose round was saved meanwhile.
         own = store.create_match(
             session, game="rummy17", players=NAMES, first_dealer=NAMES[0], games=3
         )
         mine = store.open_parts(session, own).parts
         out["parts-form"] = (f"/m/{own.edit_token}/rounds/new", (PICKER,))
-        out["part-rummy17"] = (f"/p/{mine[0].token}", ())
+        out["part-rummy17"] = (f"/p/{mine[0].token}", (WALKER,))
         racks = store.create_match(
             session, game="rummikub", players=NAMES, first_dealer=NAMES[0], games=3
         )

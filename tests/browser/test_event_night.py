@@ -81,7 +81,14 @@ def test_a_club_night_of_ten_on_phones_and_a_projector(
     assert shown == [(line["name"], line["score"]) for line in expected]
 
     page.reload()
-    follow(page, "#seat")  # session 2: new tables, pairs who met kept apart where possible
+    follow(page, "#seat")  # the tables of session 1 have rounds to enter: asked first (EV-4)
+    ask = page.locator("#seat-ask")
+    for number in (1, 2, 3):
+        expect(ask).to_contain_text(f"Table {number}: ")
+    assert page.locator(".event-links a").count() == 3  # still session 1's
+    assert scroll_width(page) <= PHONE["width"]
+    shot(page, "event-seat-ask")
+    follow(page, "#seat-anyway")  # session 2: new tables, pairs who met kept apart if possible
     assert page.locator(".event-links a").count() == 3
     assert "Session 2" in page.inner_text("#organise")
     screen.context.close()

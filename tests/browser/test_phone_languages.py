@@ -162,6 +162,14 @@ def test_the_walkers_actions_are_whole_in_every_language(
         assert opened.status_code == 201, opened.get_data(as_text=True)
         token = opened.get_json()["seats"][1]["token"]  # Maximilian-Alexander's part
         page.goto(f"{server.url}/p/{token}")
+        opener = page.locator("#walk-open")  # the walker waits to be asked for
+        assert not walker.is_visible()
+        box = opener.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (lang, box)
+        assert opener.evaluate("b => b.scrollWidth <= b.clientWidth"), lang  # words inside
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, f"lang-{lang}-own-page", full=False)
+        opener.click()
         walker.wait_for()
         assert walker.locator(".actions button:visible").count() == 4  # ⌫, meld, none, send
         _walker_fits(page, walker)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phone import CLOSE_WALKER, start
+from phone import start
 
 from companion.adapters import store
 from companion.adapters.db import get_session
@@ -81,9 +81,6 @@ def test_a_rummy17_save_leaves_within_100_ms_with_the_page_in_the_background(
     board = start(page, server.url, "rummy17", ["Anna", "Béla"], 0)
     page.goto(board.rstrip("/") + "/rounds/new")
     page.check("input[name=went_out][value='Anna']")
-    page.evaluate(
-        CLOSE_WALKER
-    )  # typed instead: the walker opens by itself once the ending is given
     for box in page.query_selector_all("#bonus input[type=checkbox]")[:5]:
         box.check()
     page.fill("#players-0-melds", "R1 R2 R3")

@@ -56,7 +56,7 @@ def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
     assert score_document(doc)["rummy17"] is True  # a 17 went out: one tap, still doubled
     # Issue 26: "All colours" and R15 leave K15 (the last card) out; the blue joker of the 4s
     # is held on B4, which Anna's run (entered first, seat order) has.
-    assert taps <= 35, taps
+    assert taps <= 36, taps  # 35, and the tap that opens the walk (it waits to be asked)
     assert taps <= GOAL, taps
 
 
@@ -66,10 +66,11 @@ def test_dense_rounds_take_no_more_taps_than_measured(server: Any, page: Any) ->
     # for a set where it saves taps (issue 26). From the third on they are made to be hard
     # (sets of four and five, four or five jokers, hands of 14 to 19 cards); 5 and 6 were made
     # by someone else, 7 and 8 after the key, not tuned on. Every one is at most 50 (issue 26).
-    rounds = (("dense-round.json", 41), ("dense-round-2.json", 45))
-    rounds += (("dense-round-3.json", 45), ("dense-round-4.json", 47))
-    rounds += (("dense-round-5.json", 49), ("dense-round-6.json", 49))
-    rounds += (("dense-round-7.json", 44), ("dense-round-8.json", 46))
+    # Each has one tap more since the walk opens only when asked ("Tap in melds and hands").
+    rounds = (("dense-round.json", 42), ("dense-round-2.json", 46))
+    rounds += (("dense-round-3.json", 46), ("dense-round-4.json", 48))
+    rounds += (("dense-round-5.json", 50), ("dense-round-6.json", 50))
+    rounds += (("dense-round-7.json", 45), ("dense-round-8.json", 47))
     for name, most in rounds:
         doc = json.loads((bench / name).read_text(encoding="utf-8"))
         taps = measure(page, server.app, server.url, doc)
@@ -200,6 +201,7 @@ def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page
     page.goto(f"{server.url}/m/{edit}/rounds/new")
     page.get_by_role("radio", name="Cili", exact=True).click()
     page.get_by_role("button", name="black 17").click()  # the last card: K17 lies in the round
+    page.locator("#walk-open").click()
     walker = page.locator("#walker")
     walker.wait_for()
     # The walk begins at the first seat, Anna, whoever went out.
@@ -257,6 +259,7 @@ def test_the_pile_ran_out_and_the_last_players_counts_save_the_game(server: Any,
     for box in page.locator("#bonus input[type=checkbox]").all()[:5]:
         box.check()
     page.get_by_role("radio", name="The draw pile ran out").click()
+    page.locator("#walk-open").click()
     walker = page.locator("#walker")
     walker.wait_for()
     assert walker.locator("#walk-who .walk-name").inner_text() == "Ada"
@@ -282,7 +285,11 @@ def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) 
     page.get_by_role("button", name="black 17").click()  # issue 27: named by its colour
     assert page.locator("#last_discard").input_value() == "K17"
     walker = page.locator("#walker")
-    # The ending is given: the walk opened by itself at the first seat, Anna, in large type.
+    # The ending is given: the walk stays closed until asked (a scorekeeper who types closes
+    # nothing); asked, it opens at the first seat, Anna, in large type.
+    page.clock.run_for(1000)
+    assert not walker.is_visible()
+    page.get_by_role("button", name="Tap in melds and hands, player by player").click()
     assert walker.is_visible()
     name = walker.locator("#walk-who .walk-name")
     assert name.inner_text() == "Anna"
@@ -321,6 +328,7 @@ def test_the_walker_fits_the_phone_in_every_language(server: Any, browser: Any, 
     page.goto(f"{server.url}/m/{edit}/rounds/new")
     page.locator("input[name=went_out][value=Cili]").click()
     page.locator("#last-field [data-last]").first.click()
+    page.locator("#walk-open").click()
     walker = page.locator("#walker")
     walker.wait_for()
     box = walker.bounding_box()

@@ -2,7 +2,8 @@
 
 Every test using ``app`` runs twice: on a fresh SQLite file, and on PostgreSQL in a schema
 made for the test module and dropped after it (``COMPANION_TEST_POSTGRES_URL``, e.g.
-``postgresql+psycopg://postgres@127.0.0.1:54329/postgres``; scripts/test starts one).
+``postgresql+psycopg://postgres@127.0.0.1:54330/postgres``; scripts/test starts one, on
+PGPORT_TEST or a free port).
 Both run the real Alembic migrations, as ``companion serve`` does.
 """
 

@@ -7,7 +7,7 @@ still never show an old result: a write anywhere moves the revision on.
 
 from __future__ import annotations
 
-import os
+import sqlite3
 import stat
 import threading
 from pathlib import Path
@@ -17,9 +17,9 @@ import pytest
 from flask import Flask, template_rendered
 from samples import PLAYERS, sample_round
 
-from companion.adapters import cache, store
+from companion.adapters import cache, render_queue, store
 from companion.adapters.db import get_session
-from companion.adapters.renderer import renderer
+from companion.adapters.render_queue import queue_for
 from companion.adapters.store import reading
 
 GAME = "rummikub"
@@ -132,28 +132,31 @@ def test_an_unknown_read_only_link_is_still_a_404(client):
 
 def test_a_second_download_of_an_unchanged_sheet_costs_no_render(app, client):
     edit, view = start(app)
-    before = renderer.renders
+    queue = queue_for(app)
+    before = queue.renders
     first = client.get(f"/v/{view}/sheet.pdf")
     assert first.status_code == 200 and first.data.startswith(b"%PDF")
     again = client.get(f"/v/{view}/sheet.pdf")
     assert again.data == first.data
-    assert renderer.renders == before + 1
-    kept = list((Path(app.instance_path) / "sheets").glob("*.pdf"))
-    assert len(kept) == 1
-    assert stat.S_IMODE(kept[0].stat().st_mode) == 0o600
-    assert view not in kept[0].name  # the file name never shows a token
+    assert queue.renders == before + 1
+    kept = Path(app.instance_path) / render_queue.STORAGE
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    with sqlite3.connect(kept) as db:  # the storage's names never show a token
+        names = [name for (name,) in db.execute("select key from kv")]
+    assert names and not any(view in name or edit in name for name in names)
     # Another language or paper is another sheet; a new revision is another sheet.
     client.get(f"/v/{view}/sheet.pdf?lang=hu")
     client.get(f"/v/{view}/sheet.pdf?paper=letter")
-    assert renderer.renders == before + 3
+    assert queue.renders == before + 3
     client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=4))
     newer = client.get(f"/v/{view}/sheet.pdf")
-    assert newer.data != first.data and renderer.renders == before + 4
+    assert newer.data != first.data and queue.renders == before + 4
 
 
 def test_twenty_downloads_at_once_wait_on_one_render(app):
     _edit, view = start(app)
-    before = renderer.renders
+    queue = queue_for(app)
+    before = queue.renders
     answers: list[tuple[int, bytes]] = []
 
     def download() -> None:
@@ -167,14 +170,15 @@ def test_twenty_downloads_at_once_wait_on_one_render(app):
         thread.join()
     assert [code for code, _ in answers] == [200] * 20
     assert len({data for _, data in answers}) == 1
-    assert renderer.renders == before + 1
+    assert queue.renders == before + 1
 
 
-def test_blank_sheets_are_kept_too_and_bad_names_are_still_a_400(client):
-    before = renderer.renders
+def test_blank_sheets_are_kept_too_and_bad_names_are_still_a_400(app, client):
+    queue = queue_for(app)
+    before = queue.renders
     assert client.get("/sheets/blank.pdf?game=rummikub&players=3").status_code == 200
     assert client.get("/sheets/blank.pdf?game=rummikub&players=3").status_code == 200
-    assert renderer.renders == before + 1
+    assert queue.renders == before + 1
     bad = client.get("/sheets/blank.pdf?game=rummikub&names=" + ",".join(["Anna"] * 9))
     assert bad.status_code == 400
 
@@ -186,27 +190,14 @@ def test_when_too_many_requests_wait_for_sheets_one_more_gets_503_and_a_time(
     import threading as threads
 
     _edit, view = start(app)
-    monkeypatch.setattr(renderer, "_waiting", threads.BoundedSemaphore(1))
-    renderer._waiting.acquire()  # another request is waiting for its sheet
+    waiting = threads.BoundedSemaphore(1)
+    monkeypatch.setattr(render_queue, "_waiting", waiting)
+    waiting.acquire()  # another request is waiting for its sheet
     try:
         busy = client.get(f"/v/{view}/sheet.pdf", headers={"Accept-Language": "de"})
     finally:
-        renderer._waiting.release()
+        waiting.release()
     assert busy.status_code == 503
     assert busy.headers["Retry-After"] == "5"
     assert "Wertungsbögen" in busy.get_data(as_text=True)
     assert client.get(f"/v/{view}/sheet.pdf").status_code == 200
-
-
-def test_renderers_run_niceness_below_the_server_once_not_twice(app, client):
-    """The server lowers a renderer as soon as it exists (WeasyPrint's import takes half a
-    second of a core before the renderer's own nice runs), and the renderer then lowers
-    itself only to the same level: NICENESS below the server, not twice that."""
-    from companion.adapters.renderer import NICENESS
-
-    _edit, view = start(app)
-    assert client.get(f"/v/{view}/sheet.pdf?lang=bg").status_code == 200
-    pids = list(renderer._pool._processes) if renderer._pool is not None else []
-    assert pids, "the sheet was rendered outside this process"
-    ours = os.getpriority(os.PRIO_PROCESS, 0)
-    assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in pids} == {min(ours + NICENESS, 19)}

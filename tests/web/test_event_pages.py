@@ -127,6 +127,46 @@ def test_a_stale_organiser_page_changes_nothing(app, client):
     assert len(tables(app, edit)) == 1
 
 
+def test_ev4_seating_the_next_session_while_tables_still_play_asks_first(app, client):
+    """One tap seated session 2 over tables with rounds still to enter: now the organiser is
+    asked, the tables named, and nothing is seated until "anyway" (or every table is done)."""
+    edit = start(client)
+    seat(client, edit, 1)
+    session1 = tables(app, edit)[0]
+    play(client, session1[0])  # table 1 has begun: one round of its four saved
+    revision = event_of(app, edit).revision
+    answer = client.post(f"/e/{edit}/seat", data={"revision": str(revision)})
+    assert answer.status_code == 409
+    page = html.unescape(answer.get_data(as_text=True))
+    ask = page[page.index('id="seat-ask"') :]
+    ask = ask[: ask.index("</div>")]
+    assert "Session 1 is still being played at these tables:" in ask
+    for table in session1:  # every table of session 1 still has rounds to enter, each named
+        assert f"Table {table['number']}: {', '.join(table['players'])}" in ask
+    assert "playing: 1 round saved" in ask and "not started" in ask
+    assert 'id="seat-anyway"' in ask and "Seat session 2 anyway" in ask
+    assert len(tables(app, edit)) == 1  # nothing was seated
+    assert event_of(app, edit).revision == revision
+    hu = client.post(f"/e/{edit}/seat?lang=hu", data={"revision": str(revision)})
+    assert "1. menet: ezeknél az asztaloknál még játszanak:" in html.unescape(
+        hu.get_data(as_text=True)
+    )
+    answer = client.post(f"/e/{edit}/seat", data={"revision": str(revision), "anyway": "1"})
+    assert answer.status_code == 302
+    assert len(tables(app, edit)) == 2
+
+
+def test_ev4_the_next_session_is_seated_in_one_tap_once_every_table_is_finished(app, client):
+    edit = start(client, NAMES[:4])
+    seat(client, edit, 1)
+    (table,) = tables(app, edit)[0]
+    for _ in table["players"]:  # one round per seat: the match is finished (D17-7, DK-3)
+        play(client, table)
+    assert tables(app, edit)[0][0]["finished"]
+    seat(client, edit, event_of(app, edit).revision)
+    assert len(tables(app, edit)) == 2
+
+
 def test_ev2_fewer_present_than_a_table_is_refused_in_words(app, client):
     edit = start(client, ["Anna", "Béla"])
     client.post(f"/e/{edit}/withdraw", data={"name": "Béla", "revision": "1"})
@@ -217,9 +257,40 @@ def test_table_cards_sheets_and_standings_on_paper_and_in_a_spreadsheet(app, cli
     rows = list(
         csv.reader(io.StringIO(client.get(f"/ev/{view}/standings.csv").data.decode("utf-8-sig")))
     )
-    assert rows[0][:3] == ["Rank", "Name", "Score, per cent"] and len(rows) == 11
+    assert rows[0][:3] == ["Rank", "Name", "Sum of session percentages"] and len(rows) == 11
     pdf = client.get(f"/ev/{view}/standings.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+
+
+#: The standings' first figure in each language: its short head on a page, its long name
+#: (the head's tooltip, and the head of the PDF and the CSV).
+SUM_WORDS = {
+    "en": ("Sum %", "Sum of session percentages"),
+    "hu": ("Összeg %", "Menetszázalékok összege"),
+    "de": ("Summe %", "Summe der Durchgangsprozente"),
+    "bg": ("Сбор %", "Сбор от процентите на сесиите"),
+}
+
+
+def test_ev6_the_standings_figure_is_named_a_sum_of_session_percentages(app, client):
+    """150.0 after two sessions is no percentage: the head says it is their sum, in every
+    language, on the page, the big screen, the PDF and the CSV."""
+    edit = start(client, NAMES[:4], sessions="2")
+    seat(client, edit, 1)
+    view = event_of(app, edit).view_token
+    for lang, (short, long) in SUM_WORDS.items():
+        for url in (f"/ev/{view}?lang={lang}", f"/ev/{view}/screen?lang={lang}"):
+            page = html.unescape(client.get(url).get_data(as_text=True))
+            head = re.search(r'<table class="event-standings">.*?</thead>', page, re.S)
+            assert head, url
+            assert f'<abbr title="{long}">{short}</abbr>' in head.group(0), (url, head.group(0))
+            assert ">%<" not in head.group(0)
+            assert f"{short}: " in page  # the hint under the table starts with it
+        body = client.get(f"/ev/{view}/standings.csv?lang={lang}").data.decode("utf-8-sig")
+        assert next(csv.reader(io.StringIO(body)))[2] == long
+        pdf = client.get(f"/ev/{view}/standings.pdf?lang={lang}")
+        text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+        assert long in " ".join(text.split()), lang
 
 
 def test_a_hostile_entrant_is_text_in_the_standings_csv(app, client):

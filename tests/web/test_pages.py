@@ -476,7 +476,8 @@ def test_json_preview_is_the_pages_own_preview(client: FlaskClient) -> None:
     fragment = html.unescape(answer.get_json()["preview"])
     expected = score_document(ROUNDS["rummy-o"])
     for player in expected["players"]:
-        assert f"<strong>{player['score']}</strong>" in fragment
+        score = f"{player['score']:+d}" if player["score"] else "0"  # as on the sheet
+        assert f"<strong>{score}</strong>" in fragment
     assert fragment.count('class="won"') == len(expected["winners"]) == 2  # DO-4: a tie
 
 
@@ -530,7 +531,8 @@ def test_breakdowns_explain_the_rulebooks_way(
         assert f'<th class="n">{column["label"]}</th>' in page
     scores = page.split('id="scores"')[1].split("</table>")[0]
     for player in score_document(doc)["players"]:
-        assert f"<strong>{player['score']}</strong>" in scores  # Babel's minus sign (en)
+        score = f"{player['score']:+d}" if player["score"] else "0"  # with its sign, as the sheet
+        assert f"<strong>{score}</strong>" in scores
 
 
 def test_a_rummikub_pool_out_tie_scores_each_as_if_alone(client: FlaskClient) -> None:

@@ -159,17 +159,20 @@ def test_R17_19_the_csv_has_each_rounds_scores_and_running_totals(
     rows = read_csv(answer.get_data())
     result = result_of(app, edit)
     players = list(result["totals"])
-    # Rummy 17 calls a deal a game (issue 16)
-    assert rows[0] == ["Game", "Dealer"] + [x for n in players for x in (n, f"{n} (total)")]
+    # Rummy 17 calls a deal a game (issue 16); each player's penalty and bonus come first,
+    # as the rulebook counts them (R17-16, R17-17), then the score and the total.
+    assert rows[0] == ["Game", "Dealer"] + [
+        x for n in players for x in (f"{n}: Penalty", f"{n}: Bonus", n, f"{n} (total)")
+    ]
     assert len(rows) == 1 + len(result["rounds"])
     for row, line in zip(rows[1:], result["rounds"], strict=True):
         assert row[:2] == [str(line["number"]), line["dealer"]]
         for i, name in enumerate(players):
-            assert row[2 + 2 * i : 4 + 2 * i] == [
-                str(line["scores"][name]),
-                str(line["totals"][name]),
-            ]
-    assert rows[-1][3::2] == [str(result["totals"][n]) for n in players]
+            penalty, bonus, score, total = row[2 + 4 * i : 6 + 4 * i]
+            assert [score, total] == [str(line["scores"][name]), str(line["totals"][name])]
+            assert int(bonus) - int(penalty) == line["scores"][name]  # R17-18, undoubled
+            assert int(penalty) >= 0
+    assert rows[-1][5::4] == [str(result["totals"][n]) for n in players]
 
 
 def test_the_read_only_csv_is_the_same_file_and_no_token_leaks(
@@ -218,16 +221,19 @@ def test_MR_16_the_csv_ends_with_the_end_bonuses_and_the_final_totals(
     rows = read_csv(client.get(f"/m/{edit}/export.csv").get_data())
     assert len(rows) == 2 + len(result["rounds"])
     assert rows[-1][0] == "End bonus"
-    assert rows[-1][2::2] == [str(result["end_bonus"][n]) for n in names]
-    assert rows[-1][3::2] == [str(result["totals"][n]) for n in names]
+    # each player: hand, undercut, going out (empty here), then the end bonus and the total
+    assert rows[-1][2::5] == rows[-1][3::5] == rows[-1][4::5] == ["", "", ""]
+    assert rows[-1][5::5] == [str(result["end_bonus"][n]) for n in names]
+    assert rows[-1][6::5] == [str(result["totals"][n]) for n in names]
 
 
 def test_a_name_a_spreadsheet_would_run_is_written_as_text(client: FlaskClient, app: Flask) -> None:
     edit = start(client, "rummikub", ["=1+1", "@Béla"])
     play(app, edit, [tiles("=1+1", {"=1+1": 0, "@Béla": 7})])
     rows = read_csv(client.get(f"/m/{edit}/export.csv").get_data())
-    assert rows[0][2] == "'=1+1" and rows[0][4] == "'@Béla"
-    assert rows[1][2:] == ["7", "7", "-7", "-7"]  # numbers stay numbers
+    assert rows[0][2:5] == ["'=1+1: Rack", "'=1+1", "'=1+1 (total)"]
+    assert rows[0][6] == "'@Béla"
+    assert rows[1][2:] == ["0", "7", "7", "7", "-7", "-7"]  # numbers stay numbers (RK-21)
 
 
 #: Names a spreadsheet would run as a formula (OWASP "CSV injection"), each a legal name.
@@ -238,10 +244,10 @@ def test_every_hostile_name_is_text_in_the_match_csv(client: FlaskClient, app: F
     edit = start(client, "rummikub", HOSTILE)
     play(app, edit, [tiles(HOSTILE[0], {HOSTILE[0]: 0, **dict.fromkeys(HOSTILE[1:], 7)})])
     rows = read_csv(client.get(f"/m/{edit}/export.csv").get_data())
-    assert rows[0][2::2] == [f"'{n}" for n in HOSTILE]
-    assert all(cell.startswith("'") for cell in rows[0][3::2])  # "=… (total)" too
+    assert rows[0][3::3] == [f"'{n}" for n in HOSTILE]
+    assert all(cell.startswith("'") for cell in rows[0][2:])  # "=…: Rack", "=… (total)" too
     assert rows[1][1] == "'" + result_of(app, edit)["rounds"][0]["starts"]
-    assert rows[1][2:4] == ["21", "21"] and rows[1][4:6] == ["-7", "-7"]  # numbers stay numbers
+    assert rows[1][2:5] == ["0", "21", "21"] and rows[1][5:8] == ["7", "-7", "-7"]  # numbers
 
 
 def test_csv_of_an_unknown_match_is_404(client: FlaskClient) -> None:

@@ -107,7 +107,7 @@ def test_D17_11_a_turn_melding_the_whole_hand_is_refused_in_the_language(client)
     de = client.post("/api/v1/turn", json=doc, headers={"Accept-Language": "de"}).json
     assert [p["rule"] for p in en["problems"]] == ["D17-11"]
     assert de["problems"][0]["reason"].startswith("Anna hat alle Karten der Hand gemeldet")
-    assert de["problems"][0]["fix"] == "Lass eine Karte in der Hand von Anna, um sie abzulegen."
+    assert de["problems"][0]["fix"] == "Eine Karte in der Hand von Anna lassen, um sie abzulegen."
 
 
 def test_DO_8_over_http(client):

@@ -32,7 +32,7 @@ from companion.domain import (
     get_game,
     match_document,
 )
-from companion.i18n.catalogues import number, signed
+from companion.i18n.catalogues import figure, number, signed
 
 # Above this many characters a round's notes line uses the players' short labels.
 FULL_NAME_LINE = 110
@@ -102,8 +102,7 @@ def _rows(
         lines = []
         for name in names:
             cells = [
-                # a score as it is, signed; a penalty, a gain or a count as the table counted it
-                signed(figures[name][c.key], tr) if not c.sign else number(figures[name][c.key], tr)
+                figure(c.sign, figures[name][c.key], tr)  # as on the screen and in the CSV
                 for c in game.columns
             ]
             cells.append(number(line["totals"][name], tr))

@@ -3,11 +3,15 @@
 The scorekeeper opens the next round's parts (``open_parts``): one row per seat, each with
 its own secret token, as strong as an edit token (``tokens.new_token``). A part token reaches
 one player's part only: ``put_part`` checks the part on its own (the game's ``check_part``)
-and stores it, the later of two sends winning; what only the whole round can tell waits
-for the round. The round is saved as any round (``matches.add_round``), and saving it
-closes the parts (``close_parts``, in the same transaction): each part keeps the player's
-entry as it was saved, so a player whose part the scorekeeper changed is shown the change.
-Dropped or closed parts keep their rows, so their tokens answer "gone" (410), never "unknown".
+and stores it, the later of two sends winning. What the parts that came already tell of the
+whole round (a card in two players' parts) is flagged as they come (``clashes``, the game's
+``check_parts``), never refused: the round is checked when it is saved. The scorekeeper's
+change to a part that came is kept beside it (``keep_part``), so the player's phone shows
+it before the round is saved. The round is saved as any round (``matches.add_round``), and
+saving it closes the parts (``close_parts``, in the same transaction): each part keeps the
+player's entry as it was saved, so a player whose part the scorekeeper changed is shown the
+change. Dropped or closed parts keep their rows, so their tokens answer "gone" (410), never
+"unknown".
 
 Opening or filling in parts never changes the match's revision: the scorekeeper's form,
 loaded before the parts came in, still saves.
@@ -30,6 +34,7 @@ from companion.adapters.store.errors import StaleRevision
 from companion.adapters.store.reading import result
 from companion.adapters.store.tokens import is_token, new_token
 from companion.domain import EntryError, get_game
+from companion.domain.errors import Problem
 from companion.domain.messages import N_, register
 
 register(
@@ -159,6 +164,7 @@ def put_part(session: Session, part: Part, raw: Any, *, device: str | None = Non
     checked = json.loads(json.dumps(game.check_part(raw, part.name, list(match.players))))
     for attempt in (1, 2):
         part.part = checked
+        part.saved = None  # the player's send is newer than the scorekeeper's change
         part.updated = utcnow()
         part.log = [*part.log, {"when": part.updated.isoformat(), "phone": phone_tag(device)}]
         session.add(part)
@@ -180,6 +186,50 @@ def put_part(session: Session, part: Part, raw: Any, *, device: str | None = Non
             if part.state != OPEN:
                 raise PartClosed(part) from None
     raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def keep_part(session: Session, part: Part, raw: Any) -> Part:
+    """The scorekeeper's change to a part that came, kept beside it while the round is open
+    (``Part.saved``; nothing when it is the part as sent): the player's phone shows it. The
+    player's own send stays ``part``; the next one replaces the change.
+
+    :raises PartClosed: the round was saved or the parts dropped; nothing changed.
+    :raises EntryError: the part is bad on its own; nothing changed.
+    """
+    if part.state != OPEN:
+        raise PartClosed(part)
+    if part.part is None:
+        return part  # nothing came to change: the scorekeeper enters it (their form has it)
+    match = session.get(Match, part.match_id)
+    assert match is not None
+    game = get_game(match.game)
+    checked = json.loads(json.dumps(game.check_part(raw, part.name, list(match.players))))
+    part.saved = None if same_part(part.part, checked) else checked
+    session.add(part)
+    session.commit()
+    return part
+
+
+def kept(part: Part) -> dict[str, Any] | None:
+    """The part as the scorekeeper has it while its round is open: their change, else what
+    the player sent (None: nothing came)."""
+    if part.state == OPEN and part.saved is not None:
+        return part.saved
+    return part.part
+
+
+def clashes(parts: list[Part], match: Match) -> dict[str, list[Problem]]:
+    """What the open parts that came already tell of the whole round, by the player each
+    problem is placed at: the later of two parts with a card the box holds once (D17-8,
+    DK-4, DO-6, DM-8; the game's ``check_parts``), each as the scorekeeper has it."""
+    came = sorted((p for p in parts if kept(p) is not None), key=lambda p: (p.updated, p.seat))
+    found: dict[str, list[Problem]] = {}
+    try:
+        get_game(match.game).check_parts({p.name: kept(p) or {} for p in came}, match.players)
+    except EntryError as err:
+        for problem in err.at(context=match.game).problems:
+            found.setdefault(problem.player or "", []).append(problem)
+    return found
 
 
 def part_answer(part: Part, match: Match) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from companion.domain.names import spelled
 from companion.web.language import gw, select_locale, translator
 from companion.web.pages import sheets as sheet_views
 from companion.web.pages.common import descriptor, qr_svg, sentence
+from companion.web.ratelimit import creating
 from companion.web.spreadsheet import csv_response
 
 bp = Blueprint("events", __name__)
@@ -136,6 +137,7 @@ def _int(raw: str | None) -> int | None | str:
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
+@creating
 def new() -> str | Response:
     """Start an event: the game, the entrants (one per line), sessions, rounds, table size."""
     choices = [descriptor(g) for g in all_games()]
@@ -273,8 +275,19 @@ def _act(edit: str, action: Any, done: str) -> Response:
 
 
 @bp.post("/e/<edit>/seat")
-def seat(edit: str) -> Response:
-    """Seat the next session with one tap (EV-2, EV-3)."""
+def seat(edit: str) -> Response | tuple[str, int]:
+    """Seat the next session (EV-2, EV-3): with one tap once every table of this one is
+    finished; while a table still has rounds to enter (its result provisional, EV-4), the
+    organiser is asked first, the tables named, and "anyway" seats it."""
+    event = _edit(edit)
+    if not request.form.get("anyway"):
+        context = _page_context(event, editable=True)
+        playing = [t for t in context["tables"] if not t["finished"]]
+        if playing and context["seated_count"] < event.sessions:
+            revision = _int(request.form.get("revision"))
+            if revision == event.revision:  # a stale page is told so by the seating itself
+                html = render_template("events/event.html", **context, playing=playing)
+                return html, 409
     return _act(edit, events.seat_next, _("The session is seated: each table has its link."))
 
 
@@ -311,7 +324,7 @@ def withdraw(edit: str) -> Response:
 
 def _standings_rows(event: Event) -> tuple[list[str], list[list[object]]]:
     result = events.result(get_session(), event)
-    head = [_("Rank"), _("Name"), _("Score, per cent")]
+    head = [_("Rank"), _("Name"), _("Sum of session percentages")]  # EV-6
     head += [_("Session %(n)s", n=n) for n in range(1, result["seated"] + 1)]
     head += [_("Total points"), gw(event.game, "Rounds won"), _("Missed"), _("Provisional")]
     rows: list[list[object]] = []

@@ -52,6 +52,7 @@ from companion.web.pages.common import (
     sentence,
 )
 from companion.web.pages.forms import WHOLE, ConfirmForm, MatchForm
+from companion.web.ratelimit import creating
 
 bp = Blueprint("pages", __name__)
 bp.app_context_processor(page_context)
@@ -111,6 +112,7 @@ def _game(game_id: str) -> Game:
 
 
 @bp.route("/start/<game_id>", methods=["GET", "POST"])
+@creating
 def start(game_id: str) -> Response | tuple[str, int]:
     """Start a match of one game: names in seat order, who goes first, how many rounds."""
     game = _game(game_id)
@@ -400,6 +402,7 @@ def lengthen(edit: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/m/<edit>/rematch")
+@creating
 def rematch(edit: str) -> Response:
     """A new match at the same table: same game, seats and length; the next player begins."""
     match = by_edit(edit)

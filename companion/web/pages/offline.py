@@ -2,12 +2,14 @@
 when a page that needs the server is opened without a connection, and the mark on the pages
 the service worker may keep a copy of.
 
-The service worker (``static/sw.js``) is served from ``/sw.js`` so that its scope is the whole
-app; it keeps the last good copy of the pages marked here (``X-Companion-Offline: copy``) and
-nothing else. Round forms are never kept: an old copy would carry an old revision and an
-idempotency key that may already be used, and a round typed into it could be taken for the
-round saved with that key. Saves made without a connection wait in the page's outbox
-(``static/js/offline.js``); scores are computed by the server only.
+The service worker (``templates/sw.js``) is served from ``/sw.js`` so that its scope is the
+whole app, its precache list and version filled in from the static files' content-hashed names
+(``web/assets.py``); it keeps the last good copy of the pages marked here
+(``X-Companion-Offline: copy``) and nothing else. Round forms are never kept: an old copy
+would carry an old revision and an idempotency key that may already be used, and a round
+typed into it could be taken for the round saved with that key. Saves made without a
+connection wait in the page's outbox (``static/js/offline.js``); scores are computed by the
+server only.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
+
+from companion.web import assets
 
 bp = Blueprint("offline", __name__)
 
@@ -53,9 +57,19 @@ def mark_copyable(response: Response) -> Response:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker, at the top of the site so that it controls every page."""
-    answer = current_app.send_static_file("sw.js")
-    answer.headers["Content-Type"] = "text/javascript; charset=utf-8"
+    """The service worker, at the top of the site so that it controls every page: its cache
+    version and precache list from the static files' hashes, so a changed file is a new
+    worker, which drops the older caches."""
+    made = assets.manifest()
+    script = render_template(
+        "sw.js",
+        version=made.version,
+        fallback=url_for("offline.fallback"),
+        precache=[assets.static_url(name) for name in assets.PRECACHE],
+        current={name: assets.static_url(name) for name in made.hashed},
+        hashed=assets.HASHED,
+    )
+    answer = Response(script, content_type="text/javascript; charset=utf-8")
     # Checked for a new version on every visit (browsers cap a worker's cache at 24 h anyway).
     answer.headers["Cache-Control"] = "no-cache"
     return answer
@@ -72,7 +86,6 @@ def favicon() -> Response:
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """The web app manifest: "Add to home screen" opens the app full screen at the home page."""
-    icon = "static"
     answer = jsonify(
         {
             "name": _("Companion"),
@@ -85,19 +98,19 @@ def manifest() -> Response:
             "background_color": BACKGROUND,
             "icons": [
                 {
-                    "src": url_for(icon, filename="icons/icon-192.png"),
+                    "src": assets.static_url("icons/icon-192.png"),
                     "sizes": "192x192",
                     "type": "image/png",
                     "purpose": "any maskable",
                 },
                 {
-                    "src": url_for(icon, filename="icons/icon-512.png"),
+                    "src": assets.static_url("icons/icon-512.png"),
                     "sizes": "512x512",
                     "type": "image/png",
                     "purpose": "any maskable",
                 },
                 {
-                    "src": url_for(icon, filename="icons/icon.svg"),
+                    "src": assets.static_url("icons/icon.svg"),
                     "sizes": "any",
                     "type": "image/svg+xml",
                 },

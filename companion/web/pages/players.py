@@ -80,7 +80,8 @@ def _one_decimal(value: float | None) -> str:
 
 @bp.get("/m/<edit>/export.csv")
 def csv_by_edit(edit: str) -> Response:
-    """The match as a spreadsheet: one row per round, each player's score and total."""
+    """The match as a spreadsheet: one row per round, each player's figures (the game's
+    columns: penalty and bonus, rack, hand…), score and total."""
     return _csv(by_edit(edit))
 
 
@@ -97,17 +98,24 @@ def _csv(match: Match) -> Response:
     # RK-2, RO-3: where nobody deals, the column says who started the round.
     starter = game.first_seat == "starter"
     header = [gw(game, "Round"), _("Starts") if starter else _("Dealer")]
+    # The game's figures before each score, as the breakdown and the sheet write them: a
+    # penalty, bonus, rack or hand as its count, never negative (catalogues.figure).
+    figures = [c for c in descriptor(game).columns if c.sign]
     for name in players:
+        header += [_("%(name)s: %(figure)s", name=name, figure=c.label) for c in figures]
         header += [name, _("%(name)s (total)", name=name)]
     rows: list[list[object]] = [header]
-    for line in result["rounds"]:
+    for number, line in enumerate(result["rounds"], start=1):
         row: list[object] = [line["number"], line["starts"] if starter else line["dealer"]]
+        outcome = game.score_round(store.round_document(match, number), players).result
+        entries = {p["name"]: p for p in outcome["players"]}
         for name in players:
+            row += [entries[name][c.key] for c in figures]
             row += [line["scores"][name], line["totals"][name]]
         rows.append(row)
     if "end_bonus" in result:  # MR-16: the end bonuses, and the totals that include them
         row = [_("End bonus"), ""]
         for name in players:
-            row += [result["end_bonus"][name], result["totals"][name]]
+            row += [""] * len(figures) + [result["end_bonus"][name], result["totals"][name]]
         rows.append(row)
     return csv_response(rows, match.title or _(game.name), "match")

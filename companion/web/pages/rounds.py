@@ -53,7 +53,7 @@ from companion.web.pages.common import (
     summary,
 )
 from companion.web.pages.forms import NOBODY, ConfirmForm, RoundForm, round_form_class
-from companion.web.pages.parts import fill_sent, panel
+from companion.web.pages.parts import fill_dropped, fill_sent, panel
 
 bp = Blueprint("rounds", __name__)
 
@@ -151,6 +151,7 @@ class _Page:
     replace: int | None = None  # a new round another phone saved first: keeping mine edits it
     preview: dict[str, Any] | None = None
     filled: frozenset[int] = frozenset()  # seats filled in from the parts their phones sent
+    stopped: dict[str, Any] | None = None  # the parts just dropped: whose never came (parts.py)
 
 
 def _opened(match: Match, number: int | None) -> _Page | Response:
@@ -205,7 +206,10 @@ def _parts(page: _Page) -> Answer:
         page.form.revision.data = str(page.match.revision)
         page.form.intended.data = str(page.number)
     if request.form.get("parts") == "drop":
+        rows = store.open_of(get_session(), page.match)
         store.drop_parts(get_session(), page.match)
+        if rows:  # what came goes into the form; whose never came is said (nothing lost)
+            page.stopped = fill_dropped(page.form, rows)
     else:
         try:
             store.open_parts(get_session(), page.match)
@@ -368,6 +372,7 @@ def _answer(page: _Page) -> Answer:
         else None,
         nobody=NOBODY,
         parts=None if editing else panel(match, page.filled),
+        stopped=page.stopped,
         offers_parts=not editing and page.game.takes_parts,
         doubled=_doubles(page.form),
         draft=draft_key(match, number if editing else None),

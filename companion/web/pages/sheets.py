@@ -1,11 +1,11 @@
 """Score sheets over the web: a match's filled sheet from either link, blank sheets, and an
 event session's sheets and table cards (the views are in web/events.py).
 
-Sheets are made by companion/adapters/renderer.py: outside the request threads, at most a few at a
-time, and kept per match revision, language and paper so a second download costs nothing.
-A saved round's sheet is made ahead, in the background, in the language of the request that
-saved it, on A4 (``SHEETS_AHEAD``; on under ``companion serve``), so the download finds it
-ready.
+Sheets are made by the render queue (companion/adapters/render_queue.py): outside the
+request threads, at most a few at a time, and kept per match revision, language and paper so
+a second download costs nothing. A saved round's sheet is queued ahead in the language of the
+request that saved it, on A4 (``SHEETS_AHEAD``; on under ``companion serve``), so the download
+finds it ready.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
-from pathlib import Path
 from typing import Any, TypeVar
 
 from flask import (
@@ -37,17 +36,20 @@ from werkzeug.routing import BuildError
 from companion.adapters import store
 from companion.adapters.db import get_session
 from companion.adapters.models import Match
-from companion.adapters.renderer import RENDERERS, Parts, SheetRefused, SheetsBusy, renderer
+from companion.adapters.render_queue import (
+    Parts,
+    SheetRefused,
+    SheetsBusy,
+    queue_for,
+    queued,
+    renderers,
+)
 from companion.adapters.sheets import MAX_BLANK_GAMES, PAPERS, default_players
 from companion.adapters.store.matches import SAVED
 from companion.domain import Description, EntryError, Translator, all_games, get_game
-from companion.i18n.catalogues import translator as catalogue
 from companion.web.language import select_locale, translator
 
 bp = Blueprint("sheets", __name__)
-
-#: Where made sheets are kept, in the instance folder.
-SHEETS = "sheets"
 
 WHOLE = re.compile(r"[0-9]{1,9}")
 
@@ -101,23 +103,20 @@ def _history(match: Match, tr: Translator) -> list[dict[str, Any]]:
     ]
 
 
-def _renderers() -> int:
-    return int(current_app.config.get("SHEET_RENDERERS", RENDERERS))
-
-
-def _folder() -> Path:
-    return Path(current_app.instance_path) / SHEETS
+def _app() -> Flask:
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    return app
 
 
 def _made(key: str, kind: str, arguments: dict[str, Any]) -> bytes:
-    """The sheet under ``key``, made outside this thread once (companion/adapters/renderer.py)."""
+    """The sheet under ``key``, made once by the render queue."""
     return _document(key, [(kind, arguments)])
 
 
 def _document(key: str, parts: Parts | Callable[[], Parts]) -> bytes:
-    """The PDF under ``key``, made of ``parts`` by the renderers at once (renderer.py)."""
+    """The PDF under ``key``, made of ``parts`` by the render queue's workers at once."""
     try:
-        return renderer.document(_folder(), key, select_locale(), parts, renderers=_renderers())
+        return queue_for(_app()).document(key, select_locale(), parts)
     except SheetsBusy:
         raise ServiceUnavailable(
             _("Many score sheets are being made right now. Try again in a moment."),
@@ -166,39 +165,24 @@ def _sheet(match: Match | None) -> Response:
 
 
 def _ahead_on(app: Flask) -> bool:
-    """Sheets are made ahead where ``companion serve`` started warm renderers, unless
+    """Sheets are made ahead where ``companion serve`` started the render process, unless
     ``SHEETS_AHEAD`` says otherwise (tests, in-process benchmarks: off unless asked)."""
-    return bool(app.config.get("SHEETS_AHEAD", renderer.warm)) and _renderers() > 0
+    return bool(app.config.get("SHEETS_AHEAD", queued(app))) and renderers(app) > 0
 
 
 def _saved(match: Match) -> None:
-    """A round was saved (store.SAVED): make the new revision's sheet now, in the background,
-    as the download that usually follows asks for it: in the saving request's language, on
-    A4, with this host's addresses. A download before it is done waits for it."""
+    """A round was saved (store.SAVED): queue the new revision's sheet now, behind the
+    downloads, as the download that usually follows asks for it: in the saving request's
+    language, on A4, with this host's addresses. A download before it is done waits for it."""
     if not has_request_context() or not _ahead_on(current_app):
         return
-    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     lang, paper = select_locale(), "a4"
     readonly_url, rules_url = _view_url(match), _rules_url()
-    match_id, folder, renderers = match.id, _folder(), _renderers()
-
-    def job() -> None:
-        with app.app_context():  # its own database session
-            found = get_session().get(Match, match_id)
-            if found is None:
-                return
-            key = _match_key(found, lang, paper, readonly_url, rules_url)
-            tr = catalogue(lang)
-            renderer.document(
-                folder,
-                key,
-                lang,
-                lambda: _match_parts(found, paper, readonly_url, rules_url, tr),
-                renderers=renderers,
-                waiting=False,
-            )
-
-    renderer.ahead((match.view_token, lang, paper), job)
+    key = _match_key(match, lang, paper, readonly_url, rules_url)
+    tr = translator()
+    queue_for(_app()).ahead(
+        key, lang, lambda: _match_parts(match, paper, readonly_url, rules_url, tr)
+    )
 
 
 SAVED.append(_saved)
@@ -225,12 +209,12 @@ def _refused(make: Callable[[], bytes]) -> bytes:
 
 def tables_pdf(event_token: str, session: int, matches: Sequence[Match]) -> Response:
     """A session's filled sheets, a table's after the other, each with its own page numbers:
-    drawn in runs by all of this process's renderers at once and merged (issue 26), kept
-    per revision of every table's match, language, paper and day (the sheets are dated)."""
+    drawn in runs by the render queue's workers at once and merged, kept per revision of
+    every table's match, language, paper and day (the sheets are dated)."""
     paper = _paper()
     tables = ",".join(f"{m.view_token}:{m.revision}" for m in matches)
     key = f"tables|{event_token}|{session}|{select_locale()}|{paper}|{date.today()}|{tables}"
-    runs = max(1, _renderers()) * 2  # two runs a renderer: one slower renderer holds less up
+    runs = max(1, renderers(_app())) * 2  # two runs a renderer: one slower renderer holds less up
 
     def parts() -> Parts:
         pairs = [(store.as_document(m), store.result(m)) for m in matches]

@@ -17,6 +17,7 @@ from companion.domain.game import Choice, Column, Count, Decision, Game, RoundOu
 from companion.domain.games.rummy17.bonus import BONUS_CARDS, Award, BonusCard
 from companion.domain.games.rummy17.deck import RUMMY17
 from companion.domain.games.rummy17.document import (
+    check_parts,
     doubles,
     read_meld,
     read_part,
@@ -149,6 +150,9 @@ class Rummy17(Game):
 
     def check_part(self, part: object, name: str, seats: Sequence[str]) -> dict[str, Any]:
         return read_part(part, name)
+
+    def check_parts(self, parts: Mapping[str, Mapping[str, Any]], seats: Sequence[str]) -> None:
+        check_parts(parts)
 
     def score_round(self, doc: object, names: Sequence[str] | None = None) -> RoundOutcome:
         table = read_table(doc, names=names)

@@ -352,6 +352,26 @@ def read_part(raw: object, name: str) -> dict[str, Any]:
     return dict(part)
 
 
+def check_parts(parts: Mapping[str, Mapping[str, Any]]) -> None:
+    """D17-8 across the parts that came so far, in the order they came: a card in two
+    players' parts is placed at the later one, naming the other (``card-twice``: "also in
+    Anna's meld 2"). A part that cannot be read is left to its own check (``read_part``).
+
+    :raises EntryError: every card given twice.
+    """
+    seats = []
+    for name, part in parts.items():
+        found = Collector()
+        melds = []
+        for number, raw in enumerate(part.get("melds", []), start=1):
+            with found.check():
+                melds.append(Meld(tuple(_parse_meld(raw, name, number)), "part"))
+        hand = _read_hand(part.get("hand", []), found)
+        if not found:
+            seats.append(Seat(name, tuple(melds), hand))
+    _check_unique(seats, None)
+
+
 def _open(table: Table, places: Sequence[tuple[int, int]]) -> list[Meld]:
     return [table.seats[si].melds[mi] for si, mi in places]
 

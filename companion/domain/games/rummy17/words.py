@@ -144,13 +144,15 @@ WORDS = (
     NP_("rummy17", "playing: %(num)s round saved", "playing: %(num)s rounds saved"),
     P_(
         "rummy17",
-        "%% : each session's share of opponents finished ahead of, ties half (EV-5); ties broken "
-        "by points, then rounds won (EV-6). * provisional, − missed a session.",
+        "Sum %%: the sessions' percentages added up, each the share of opponents finished "
+        "ahead of at the table, ties half (EV-5, EV-6); ties broken by points, then rounds won "
+        "(EV-6). * provisional, − missed a session.",
     ),
     P_(
         "rummy17",
-        "Score: at each table, the share of opponents finished ahead of, ties counting half "
-        "(EV-5); ties broken by total points, then rounds won (EV-6).",
+        "Sum of session percentages: in each session, the share of opponents finished ahead "
+        "of at the table, ties counting half (EV-5); the sessions added up (EV-6); ties broken "
+        "by total points, then rounds won (EV-6).",
     ),
     P_("rummy17", "Rounds won"),
     P_("rummy17", "rounds per table must be a whole number, 1 to {most}"),

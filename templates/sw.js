@@ -1,7 +1,13 @@
-// Companion's service worker (served at /sw.js, so its scope is the whole app).
+// Companion's service worker (served at /sw.js, so its scope is the whole app), filled in by
+// companion/web/assets.py from the static files' content-hashed names.
 //
+// - Versions: VERSION and PRECACHE come from the hashes of the static files, so any changed
+//   script or style is a new worker. It installs at once, takes over the open pages and drops
+//   the caches of older versions. Pages name their scripts and styles by content-hashed URLs
+//   (/static/app.3f9c2a1b07.js), so a page never runs a script older than itself.
 // - Static files: answered from the cache at once and refreshed in the background
-//   (stale-while-revalidate), so the app opens without a connection.
+//   (stale-while-revalidate), so the app opens without a connection. Offline, a page copy
+//   kept from before an update gets the current version of a file it names by an older name.
 // - Pages: network first. The last good copy of a page the server marks
 //   "X-Companion-Offline: copy" (scoreboards, round breakdowns, the home page) is kept and
 //   shown when the network fails; the page itself then says "as of …" (static/js/offline.js,
@@ -17,19 +23,15 @@
 // scores without a connection. Nothing is kept from another origin.
 "use strict";
 
-var VERSION = "v1";
+var VERSION = {{ version|tojson }};
 var STATIC = "companion-static-" + VERSION;
-var PAGES = "companion-pages-" + VERSION;
+var PAGES = "companion-pages-v1"; // kept across versions: a scoreboard's copy outlives an update
 var KEEP_PAGES = 60; // the newest copies; older ones are dropped
-var FALLBACK = "/offline";
-var PRECACHE = [
-  FALLBACK,
-  "/static/app.css",
-  "/static/js/util.js",
-  "/static/app.js",
-  "/static/js/offline.js",
-  "/static/icons/icon-192.png"
-];
+var FALLBACK = {{ fallback|tojson }};
+var PRECACHE = [FALLBACK].concat({{ precache|tojson }});
+// Every static file's address now, by its plain name ("app.css": "/static/app.3f9c2a1b07.css").
+var CURRENT = {{ current|tojson }};
+var HASHED = new RegExp({{ hashed|tojson }}); // a hashed name: its stem, its hash, its suffix
 
 self.addEventListener("install", function (event) {
   // Saves go straight to the network, without this worker: no worker to start or wait for
@@ -88,6 +90,14 @@ function page(event) {
   });
 }
 
+// The current address of the file a static address names, by its plain or an older hashed
+// name (a page copy kept from before an update).
+function current(pathname) {
+  var name = pathname.slice("/static/".length);
+  var parts = HASHED.exec(name);
+  return CURRENT[parts ? parts[1] + parts[2] : name];
+}
+
 function asset(event) {
   var request = event.request;
   return caches.open(STATIC).then(function (cache) {
@@ -100,7 +110,13 @@ function asset(event) {
         event.waitUntil(fresh.catch(function () { /* offline: the kept copy will do */ }));
         return kept;
       }
-      return fresh;
+      return fresh.catch(function (failed) {
+        var now = current(new URL(request.url).pathname);
+        return (now ? cache.match(now) : Promise.resolve()).then(function (copy) {
+          if (copy) return copy;
+          throw failed;
+        });
+      });
     });
   });
 }
