@@ -17,10 +17,11 @@ import re
 from typing import Any
 
 import pytest
-from companion.rules import get_game, score_document
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 from test_pages import NAMES, ROUNDS, form_data, start
+
+from companion.domain import get_game, score_document
 
 
 def written(sign: str, n: int) -> str:
