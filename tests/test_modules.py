@@ -95,12 +95,26 @@ def test_the_private_name_check_sees_both_ways_in() -> None:
 
 def cycles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
     """Every import of the graph that the imported module reaches back from: each is part of
-    an import cycle."""
+    an import cycle (a package and its own modules included)."""
+    reach: dict[str, set[str]] = {}
+
+    def reached(start: str) -> set[str]:
+        if start not in reach:
+            seen: set[str] = set()
+            todo = [start]
+            while todo:
+                for nxt in graph.find_modules_directly_imported_by(todo.pop()):
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            reach[start] = seen
+        return reach[start]
+
     return sorted(
         (importer, imported)
         for importer in graph.modules
         for imported in graph.find_modules_directly_imported_by(importer)
-        if graph.find_shortest_chain(importer=imported, imported=importer) is not None
+        if importer != imported and importer in reached(imported)  # run as __main__: itself
     )
 
 
