@@ -16,7 +16,7 @@ from pathlib import Path
 import grimp
 
 from companion.domain import bounds as limits
-from companion.web.api import models as api_models
+from companion.domain import documents as api_models
 from companion.web.pages import forms
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,7 +152,7 @@ def test_the_form_and_the_api_take_their_limits_from_one_module() -> None:
         if path
         in (
             "companion/web/pages/forms.py",
-            "companion/web/api/models.py",
+            "companion/domain/documents.py",
             "companion/adapters/store/events.py",
         )
         for node in tree.body

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.domain.cards import Card, Joker, parse_card, split_cards
 from companion.domain.description import Description
+from companion.domain.documents import KnockBody, TurnBody, json_of
 from companion.domain.errors import Collector, EntryError, Problem, about
 from companion.domain.game import Column, Decision, Game, RoundOutcome, all_games, get_game
 from companion.domain.messages import ENGLISH, Translator, localize, render
@@ -29,8 +30,9 @@ def check_meld(game: object, cards: list[object]) -> dict[str, object]:
         return found.check_meld(split_cards(cards))
 
 
-def check_turn(doc: object) -> dict[str, Any]:
+def check_turn(doc: TurnBody | object) -> dict[str, Any]:
     """The contract's ``turn``: is this turn legal? Every problem, each with its clause."""
+    doc = json_of(doc)
     if not isinstance(doc, Mapping):
         raise EntryError("turn-not-object")
     game = get_game(doc.get("game"))
@@ -38,9 +40,10 @@ def check_turn(doc: object) -> dict[str, Any]:
         return game.check_turn(doc)
 
 
-def knock(doc: object, tr: Translator = ENGLISH) -> dict[str, Any]:
+def knock(doc: KnockBody | object, tr: Translator = ENGLISH) -> dict[str, Any]:
     """The contract's ``knock``: who gets the face-up card? Asked of the game named by
     ``game`` (an extension), else of the first game whose rules let others knock (R17-8)."""
+    doc = json_of(doc)
     if not isinstance(doc, Mapping):
         raise EntryError("knock-not-object")
     if "game" in doc:

@@ -1,5 +1,5 @@
 """The limits on what the app takes in, in one place: the web forms, the JSON API's models
-(``api_models``), the events and the store read them here.
+(``documents``), the events and the store read them here.
 
 They refuse what no game allows, so nothing unbounded reaches the rules core or the
 database. The rules core keeps the contract's own limits (a name of at most 40 characters,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from companion.domain.documents import EventDocument, json_of
 from companion.domain.errors import Collector, EntryError, about
 from companion.domain.game import Game, get_game
 from companion.domain.messages import N_, register
@@ -368,9 +369,10 @@ def _read_table(
     return {**raw, "game": game.id}
 
 
-def standings(doc: object) -> dict[str, Any]:
-    """``companion standings``: an event document in, the contract's standings out (EV-5…7)."""
-    event = read_event(doc)
+def standings(doc: EventDocument | object) -> dict[str, Any]:
+    """``companion standings``: an event document in, the contract's standings out (EV-5…7);
+    typed, or as the CLI read it (``json_of``)."""
+    event = read_event(json_of(doc))
     results: list[list[dict[str, Any]]] = []
     problems = Collector()
     for s, tables in enumerate(event.sessions, start=1):

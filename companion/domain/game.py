@@ -22,6 +22,7 @@ from companion.domain.description import Choice as Choice
 from companion.domain.description import Column as Column
 from companion.domain.description import Count as Count
 from companion.domain.description import Decision as Decision
+from companion.domain.documents import json_of
 from companion.domain.errors import EntryError
 from companion.domain.messages import ENGLISH, N_, Translator, register
 
@@ -293,6 +294,7 @@ def check_round_keys(game: Game, doc: Mapping[str, Any]) -> None:
 def part_object(part: object, fields: Sequence[str]) -> Mapping[str, Any]:
     """A part holding only ``fields`` (contract "Own hands": a player's object without name)."""
     listed = ", ".join(fields)
+    part = json_of(part)  # a typed part (``documents.PartBody``): its JSON form
     if not isinstance(part, Mapping):
         raise EntryError("part-not-object", fields=listed)
     unknown = sorted(set(part) - set(fields))
@@ -303,6 +305,7 @@ def part_object(part: object, fields: Sequence[str]) -> Mapping[str, Any]:
 
 def turn_object(doc: object, keys: frozenset[str]) -> Mapping[str, Any]:
     """A turn document holding only ``keys`` (contract ``turn``)."""
+    doc = json_of(doc)
     if not isinstance(doc, Mapping):
         raise EntryError("turn-not-object")
     unknown = sorted(set(doc) - keys)
@@ -314,6 +317,8 @@ def turn_object(doc: object, keys: frozenset[str]) -> Mapping[str, Any]:
 
 
 def round_object(doc: object) -> Mapping[str, Any]:
+    """A round to read: typed (``documents.Round``, its JSON form), or as the CLI read it."""
+    doc = json_of(doc)
     if not isinstance(doc, Mapping):
         raise EntryError("round-not-object")
     return doc

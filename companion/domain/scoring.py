@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.domain.documents import MatchDocument, Round, json_of
 from companion.domain.errors import EntryError, about
 from companion.domain.game import Game, RoundOutcome, get_game
 from companion.domain.messages import N_, register
@@ -47,9 +48,10 @@ def _object(doc: object, code: str) -> Mapping[str, Any]:
     return doc
 
 
-def score_document(doc: object) -> dict[str, Any]:
-    """``companion score``: a round document of any game in, the contract's result out."""
-    doc = _object(doc, "round-not-object")
+def score_document(doc: Round | object) -> dict[str, Any]:
+    """``companion score``: a round document of any game in, the contract's result out
+    (typed, or as the CLI read it: ``json_of``)."""
+    doc = _object(json_of(doc), "round-not-object")
     game = get_game(doc.get("game"))
     with about(context=game.id):  # its problems said in the game's words
         return game.score_round(doc).result
@@ -67,9 +69,10 @@ def series_length(game: Game, doc: Mapping[str, Any], players: int) -> int | Non
     return games if games is not None else game.default_length(players)
 
 
-def match_document(doc: object) -> dict[str, Any]:
-    """``companion match``: a match document in, the contract's result out."""
-    doc = _object(doc, "match-not-object")
+def match_document(doc: MatchDocument | object) -> dict[str, Any]:
+    """``companion match``: a match document in, the contract's result out (typed, or as the
+    CLI read it: ``json_of``)."""
+    doc = _object(json_of(doc), "match-not-object")
     unknown = sorted(set(doc) - MATCH_KEYS)
     if unknown:
         raise EntryError(

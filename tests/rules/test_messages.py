@@ -53,6 +53,7 @@ SAMPLES: dict[str, object] = {
     "methods": "draw, standings",
     "low": 1,
     "max": 802,
+    "min": 1,
     "most": 2,
     "name": "Zoli",
     "names": "Anna, Béla",

@@ -15,7 +15,7 @@ from companion.adapters import store
 from companion.adapters.db import get_session
 from companion.domain import EntryError, all_games, score_document
 from companion.domain import bounds as limits
-from companion.web.api import models as api_models
+from companion.domain import documents as api_models
 
 
 @pytest.fixture

@@ -55,6 +55,8 @@ from companion.adapters.store.reading import as_document, forget_revision, next_
 from companion.adapters.store.tokens import new_token
 from companion.domain import EntryError, get_game, left_of, match_document
 from companion.domain.bounds import MAX_TITLE
+from companion.domain.documents import Round as RoundDocument
+from companion.domain.documents import json_of
 from companion.domain.errors import about
 from companion.domain.names import spelled
 
@@ -79,9 +81,9 @@ def _commit(session: Session) -> None:
 
 def _plain(doc: object, game: str) -> Any:
     """A deep copy that is certainly plain JSON (what the JSON column can store); the problem
-    said in the words of ``game``."""
+    said in the words of ``game``. A typed round is stored as its JSON form (``as_json``)."""
     try:
-        return json.loads(json.dumps(doc, ensure_ascii=False))
+        return json.loads(json.dumps(json_of(doc), ensure_ascii=False))
     except (TypeError, ValueError) as err:
         raise EntryError("round-not-json", reason=str(err)).at(context=game) from None
 
@@ -286,7 +288,7 @@ def rematch(
 def add_round(
     session: Session,
     match: Match,
-    doc: dict[str, Any],
+    doc: RoundDocument | dict[str, Any],
     *,
     revision: int | None = None,
     once: Once | None = None,
@@ -317,7 +319,7 @@ def update_round(
     session: Session,
     match: Match,
     number: int,
-    doc: dict[str, Any],
+    doc: RoundDocument | dict[str, Any],
     *,
     revision: int | None = None,
     once: Once | None = None,

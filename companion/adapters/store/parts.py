@@ -34,6 +34,7 @@ from companion.adapters.store.errors import StaleRevision
 from companion.adapters.store.reading import result
 from companion.adapters.store.tokens import is_token, new_token
 from companion.domain import EntryError, get_game
+from companion.domain.documents import PartBody, json_of
 from companion.domain.errors import Problem
 from companion.domain.messages import N_, register
 
@@ -150,7 +151,9 @@ def phone_tag(device: str | None) -> str | None:
     return hashlib.sha256(device.encode()).hexdigest()[:6]
 
 
-def put_part(session: Session, part: Part, raw: Any, *, device: str | None = None) -> Part:
+def put_part(
+    session: Session, part: Part, raw: PartBody | object, *, device: str | None = None
+) -> Part:
     """Check ``raw`` as the player's part on its own and store it (the later send wins).
 
     :raises PartClosed: the round was saved or the parts dropped; nothing changed.
@@ -161,7 +164,8 @@ def put_part(session: Session, part: Part, raw: Any, *, device: str | None = Non
     match = session.get(Match, part.match_id)
     assert match is not None  # a part goes with its match (ON DELETE CASCADE)
     game = get_game(match.game)
-    checked = json.loads(json.dumps(game.check_part(raw, part.name, list(match.players))))
+    sent = json_of(raw)  # a typed part (``PartBody``) as its JSON form
+    checked = json.loads(json.dumps(game.check_part(sent, part.name, list(match.players))))
     for attempt in (1, 2):
         part.part = checked
         part.saved = None  # the player's send is newer than the scorekeeper's change
@@ -203,7 +207,8 @@ def keep_part(session: Session, part: Part, raw: Any) -> Part:
     match = session.get(Match, part.match_id)
     assert match is not None
     game = get_game(match.game)
-    checked = json.loads(json.dumps(game.check_part(raw, part.name, list(match.players))))
+    sent = json_of(raw)  # a typed part (``PartBody``) as its JSON form
+    checked = json.loads(json.dumps(game.check_part(sent, part.name, list(match.players))))
     part.saved = None if same_part(part.part, checked) else checked
     session.add(part)
     session.commit()

@@ -59,7 +59,7 @@ WORDS = (
         "Add {short} more card to this meld, or take it apart.",
         "Add {short} more cards to this meld, or take it apart.",
     ),
-    # the documents' and the API's words (holdings.py, turn_document.py, api, api_models)
+    # the documents' and the API's words (holdings.py, turn_document.py, api, documents)
     P_("rummy-o", 'nothing entered; give the cards left, or {{"points": N}} for their value'),
     P_("rummy-o", 'a list of cards, or {{"points": N}} for the counted value'),
     P_("rummy-o", "{field} must be a list of melds, each a list of cards"),

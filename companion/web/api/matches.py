@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 from flask_babel import gettext as _
-from pydantic import BaseModel
 
 from companion import domain as rules
 from companion.adapters import store
@@ -27,6 +26,7 @@ from companion.domain import (
     check_meld,
     check_redeal,
     check_turn,
+    documents,
     get_game,
     localize,
     match_document,
@@ -34,10 +34,10 @@ from companion.domain import (
 )
 from companion.domain.bounds import MAX_DEPTH, MAX_INT
 from companion.domain.club import standings
+from companion.domain.documents import Document, parse
 from companion.domain.messages import N_, register
 from companion.domain.names import name_key
 from companion.services import saving
-from companion.web.api import models as api_models
 from companion.web.api import openapi
 from companion.web.language import translator
 from companion.web.ratelimit import creating
@@ -51,8 +51,6 @@ match_json_bp = Blueprint("match_json", __name__)
 
 register(
     {
-        "body-not-object": N_("the body must be a JSON object: {example}"),
-        "body-unknown-field": N_("unknown field {key!r}: the fields are {fields}"),
         "cards-not-list": N_('{field} must be a list of cards, e.g. ["R3", "R4", "*R"]'),
         "if-match-required": N_(
             "say which revision this change is based on: send If-Match with the match's "
@@ -163,22 +161,21 @@ def _game_named(body: Any) -> str | None:
 
 
 def _answer(
-    func: Callable[[Any], dict[str, Any]], model: type[BaseModel] | None = None
+    func: Callable[[Any], dict[str, Any]], model: type[Document] | None = None
 ) -> tuple[Response, int]:
     body: Any = None
     try:
         body = _body()
-        if model is not None:
-            body = api_models.check(model, body)
-        return jsonify(localize(func(body), translator(), _game_named(body))), 200
+        typed = parse(model, body) if model is not None else body  # once, at the edge
+        return jsonify(localize(func(typed), translator(), _game_named(body))), 200
     except EntryError as err:
         err.at(context=_game_named(body))  # said in the game's words (issue 27)
         return _problem(err, 422), 422
 
 
-def _round() -> Any:
-    """The request's ``ROUND`` document, within the edge's limits (``api_models``)."""
-    return api_models.check_round(_body())
+def _round() -> documents.Round:
+    """The request's ``ROUND`` document, parsed (within the edge's limits)."""
+    return parse(documents.Round, _body())
 
 
 def _fields(body: Any, fields: tuple[str, ...], example: str) -> dict[str, Any]:
@@ -194,29 +191,28 @@ def _fields(body: Any, fields: tuple[str, ...], example: str) -> dict[str, Any]:
 def _check(body: Any) -> dict[str, Any]:
     body = _fields(body, ("game", "cards"), '{"game": ..., "cards": [...]}')
     cards = body.get("cards")
-    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-        api_models.check(api_models.CheckBody, body)
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise EntryError("cards-not-list", field="cards")
-    return check_meld(body.get("game"), cards)
+    checked = parse(documents.CheckBody, body)
+    return check_meld(checked.game, list(checked.cards))
 
 
 @bp.post("/score")
 def score() -> tuple[Response, int]:
     """Score one round (contract ``score``)."""
-    return _answer(score_document, api_models.Round)
+    return _answer(score_document, documents.Round)
 
 
 @bp.post("/match")
 def match() -> tuple[Response, int]:
     """Score a whole match (contract ``match``)."""
-    return _answer(match_document, api_models.MatchDocument)
+    return _answer(match_document, documents.MatchDocument)
 
 
 @bp.post("/standings")
 def event_standings() -> tuple[Response, int]:
     """The standings of an event of several tables (contract ``standings``, EV-5)."""
-    return _answer(standings, api_models.EventDocument)
+    return _answer(standings, documents.EventDocument)
 
 
 @bp.post("/check")
@@ -230,8 +226,8 @@ def _rescue(body: Any) -> dict[str, Any]:
     cards = body.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise EntryError("cards-not-list", field="cards")
-    api_models.check(api_models.RescueBody, body)
-    return get_game(body.get("game")).rescue(cards)
+    rescued = parse(documents.RescueBody, body)
+    return get_game(rescued.game).rescue(rescued.cards)
 
 
 @bp.post("/rescue")
@@ -386,14 +382,14 @@ def create_match() -> Response:
 
     def write() -> Match:
         fields = _fields(body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}')
-        api_models.check(api_models.MatchCreate, fields)
+        new = parse(documents.MatchCreate, fields)
         return store.create_match(
             get_session(),
-            game=fields.get("game"),  # type: ignore[arg-type]
-            players=fields.get("players"),  # type: ignore[arg-type]
-            first_dealer=fields.get("first_dealer"),  # type: ignore[arg-type]
-            games=fields.get("games"),
-            title=fields.get("title"),
+            game=new.game,  # type: ignore[arg-type]
+            players=new.players,  # type: ignore[arg-type]
+            first_dealer=new.first_dealer,  # type: ignore[arg-type]
+            games=new.games,
+            title=new.title,
             once=once,
         )
 
@@ -555,8 +551,8 @@ def write_part(token: str) -> Response:
     part, match = found
     try:
         body = _own(_body(), part.name)
-        body = api_models.check(api_models.PartBody, body)
-        store.put_part(get_session(), part, body)
+        typed = parse(documents.PartBody, body) if isinstance(body, dict) else body
+        store.put_part(get_session(), part, typed)
     except store.PartClosed as err:
         return _part_gone(err, match)
     except EntryError as err:
@@ -600,13 +596,13 @@ def match_json_view(view_token: str) -> Response:
 @bp.post("/turn")
 def turn() -> tuple[Response, int]:
     """Is this turn legal? (contract ``turn``; 200 either way, ``valid`` says which)."""
-    return _answer(check_turn, api_models.TurnBody)
+    return _answer(check_turn, documents.TurnBody)
 
 
 @bp.post("/knock")
 def knock() -> tuple[Response, int]:
     """Who gets the face-up card? (contract ``knock``, R17-8)."""
-    return _answer(lambda body: rules.knock(body, translator()), api_models.KnockBody)
+    return _answer(lambda body: rules.knock(body, translator()), documents.KnockBody)
 
 
 def _redeal(body: Any) -> dict[str, Any]:
@@ -614,8 +610,8 @@ def _redeal(body: Any) -> dict[str, Any]:
     tiles = body.get("tiles")
     if not isinstance(tiles, list):
         raise EntryError("tiles-not-list", field="tiles")
-    api_models.check(api_models.RedealBody, body)
-    return check_redeal(body.get("game"), tiles)
+    redeal = parse(documents.RedealBody, body)
+    return check_redeal(redeal.game, list(redeal.tiles))
 
 
 @bp.post("/redeal")

@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 document of ``/api/v1``, served at ``GET /api/v1/openapi.json``.
 
-Request bodies are the JSON schemas of the edge's pydantic models (``api_models``), so the
+Request bodies are the JSON schemas of the contract's typed documents (``documents``), so the
 document and the checks cannot drift apart; the paths, headers and answers are written here
 by hand, from the contract. No library builds it: the Flask OpenAPI libraries (flask-smorest,
 apispec, spectree) would wrap every view in their own decorators and error handling, which
@@ -17,7 +17,7 @@ from pydantic.json_schema import models_json_schema
 
 from companion import __version__
 from companion.adapters.models import KEY_LENGTH
-from companion.web.api import models as api_models
+from companion.domain import documents as api_models
 
 REF = "#/components/schemas/{model}"
 JSON = "application/json"

@@ -42,8 +42,8 @@ from companion.adapters import store
 from companion.adapters.db import get_session
 from companion.adapters.models import Match, Part
 from companion.domain import EntryError
+from companion.domain.documents import PartBody, parse
 from companion.domain.errors import Problem
-from companion.web.api import models as api_models
 from companion.web.language import translator
 from companion.web.pages.common import (
     by_edit,
@@ -257,8 +257,8 @@ def page(token: str) -> Response | tuple[str, int]:
         return _closed(part, match, tried=sent)
     if sent is not None:
         try:
-            api_models.check(api_models.PartBody, sent)
-            store.put_part(get_session(), part, sent, device=device() or None)
+            typed = parse(PartBody, sent)  # the API's limits, once
+            store.put_part(get_session(), part, typed, device=device() or None)
         except store.PartClosed:
             return _closed(part, match, tried=sent)
         except EntryError as err:

@@ -32,8 +32,9 @@ from companion.adapters import store
 from companion.adapters.db import get_session
 from companion.adapters.models import Match
 from companion.domain import Description, EntryError, Game, get_game, localize
+from companion.domain.documents import Round as RoundDocument
+from companion.domain.documents import parse
 from companion.services import saving
-from companion.web.api import models as api_models
 from companion.web.language import gw, translator
 from companion.web.pages.common import (
     asked,
@@ -237,8 +238,8 @@ def _preview(page: _Page) -> Answer:
     doc = _checked(page)
     if doc is not None:
         try:
-            api_models.check_round(doc)  # the API's limits: meld lines, cards per line
-            result = page.game.score_round(doc, list(page.match.players)).result
+            typed = parse(RoundDocument, doc)  # the API's limits: meld lines, cards per line
+            result = page.game.score_round(typed, list(page.match.players)).result
             page.preview = localize(result, translator(), page.game.id)
         except EntryError as err:
             err.at(context=page.game.id)  # said in the game's words (issue 27: tiles)
@@ -263,12 +264,14 @@ def _save(match: Match, number: int | None) -> Answer:
         doc = _checked(page)
         if doc is None:
             return _answer(page)
-        api_models.check_round(doc)  # the API's limits: meld lines, cards per line
+        typed = parse(RoundDocument, doc)  # the API's limits: meld lines, cards per line
         revision = page.form.based_on()
         if page.editing:
-            store.update_round(get_session(), match, page.number, doc, revision=revision, once=once)
+            store.update_round(
+                get_session(), match, page.number, typed, revision=revision, once=once
+            )
         else:
-            store.add_round(get_session(), match, doc, revision=revision, once=once)
+            store.add_round(get_session(), match, typed, revision=revision, once=once)
         return _saved(match, page.number, editing=page.editing)
 
     try:

@@ -160,7 +160,7 @@ WORDS = (
         "rummy17",
         "session {session} has started (a table saved a round): its seating stays (EV-3)",
     ),
-    # the documents' and the API's words (series.py, game.py, seating.py, api_models.py,
+    # the documents' and the API's words (series.py, game.py, seating.py, documents.py,
     # store/errors.py): the field keeps its name, the text says game
     P_("rummy17", "a round must be a JSON object"),
     P_("rummy17", "the round has an unknown field {key!r}; the fields are {fields}"),

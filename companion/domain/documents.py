@@ -1,34 +1,46 @@
-"""Typed models of what ``/api/v1`` accepts, checked at the edge before the rules core sees it.
+"""The contract's documents as typed models, parsed once at the edge and handed to the rules.
+
+Every document the contract reads (a round, a match, an event, a check, a turn, a knock, a
+rescue, a redeal, a part, a new match) is a model here, with the limits of ``bounds``. The
+edge (an API view, the round form, a part sent from a phone) calls ``parse`` once and hands
+the typed object on; the services and the rules take it. ``dict[str, Any]`` stays where JSON
+is read or written: a model's JSON form (``Document.as_json``) is the body as it was sent,
+which the store keeps and the rules' readers walk for their precise errors (D17-8 and the
+rest name player, meld and card).
 
 The models check shape and size only: types, how long a text or a list may be. They refuse
 only what no game allows (seven seats are refused by the rules core, with the clause; a
 meld of 21 cards, a name of 500 characters or 1,000 rounds are refused here), so every
 answer within the limits still comes from the rules core, in its own words. A model never
-changes the document: the body that passed goes on as it was sent.
+changes the document: its JSON form is the body that passed, as it was sent.
 
 A refusal is an ``EntryError`` (422, the contract's error object), said in the players'
-words: pydantic's own English never reaches anyone (``refusal``). The round form is checked
-against the same limits (``check_round``), so the page and the API say the same thing.
-The models' JSON schemas are the request bodies of the OpenAPI document (``openapi.py``).
+words: pydantic's own English never reaches anyone (``refusal``). The round form is parsed
+into the same model, so the page and the API say the same thing. The models' JSON schemas
+are the request bodies of the OpenAPI document (``companion.web.api.openapi``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Discriminator,
     Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
     StringConstraints,
     Tag,
     ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_serializer,
+    model_validator,
 )
 from pydantic_core import ErrorDetails
 
-from companion.domain import EntryError, Problem
 from companion.domain.bounds import (
     MAX_CARD,
     MAX_CARDS,
@@ -49,10 +61,13 @@ from companion.domain.bounds import (
     MAX_TEXT,
     MAX_TYPED_GAMES,
 )
+from companion.domain.errors import EntryError, Problem
 from companion.domain.messages import N_, NN_, register
 
 register(
     {
+        "body-not-object": N_("the body must be a JSON object: {example}"),
+        "body-unknown-field": N_("unknown field {key!r}: the fields are {fields}"),
         "edge-missing": N_("{field} is missing"),
         "edge-not-text": N_("{field} must be text"),
         "edge-not-number": N_("{field} must be a whole number"),
@@ -108,7 +123,40 @@ OPEN = ConfigDict(strict=True, extra="allow")
 CLOSED = ConfigDict(strict=True, extra="forbid")
 
 
-class Counts(BaseModel):
+class Shaped(BaseModel):
+    """A model whose JSON form keeps the order of the object it was read from."""
+
+    _order: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_order(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        read = handler(data)
+        if isinstance(read, Shaped) and isinstance(data, Mapping):
+            read._order = tuple(str(key) for key in data)
+        return read
+
+    @model_serializer(mode="wrap")
+    def _in_order(self, handler: SerializerFunctionWrapHandler) -> Any:
+        out = handler(self)
+        if not isinstance(out, dict) or not self._order:
+            return out
+        return {key: out[key] for key in self._order if key in out} | out
+
+
+class Document(Shaped):
+    """A document of the contract: parsed once at the edge (``parse``), then handed on typed."""
+
+    #: The code a body that is no JSON object gets (None: the edge has said so before).
+    NOT_OBJECT: ClassVar[str | None] = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The document's JSON form: the body as it was sent (what the store keeps, what the
+        rules' readers walk): every field it gave, extra ones included, none it left out."""
+        return self.model_dump(exclude_unset=True)
+
+
+class Counts(Shaped):
     """The short form of what a player holds: ``{"points": N}`` or ``{"low": N, "high": M}``."""
 
     model_config = OPEN
@@ -119,21 +167,21 @@ class Counts(BaseModel):
 
 def _holding_kind(value: Any) -> str | None:
     if isinstance(value, list):
-        return "as-list"
-    if isinstance(value, Mapping):
-        return "as-object"
+        return "as_list"
+    if isinstance(value, Mapping | BaseModel):  # a typed one dumped as JSON again
+        return "as_object"
     return None
 
 
 Holding = Annotated[
-    Annotated[list[CardText], Field(max_length=MAX_HELD), Tag("as-list")]
-    | Annotated[Counts, Tag("as-object")],
+    Annotated[list[CardText], Field(max_length=MAX_HELD), Tag("as_list")]
+    | Annotated[Counts, Tag("as_object")],
     Discriminator(_holding_kind),
 ]
 Meld = Annotated[list[CardText], Field(max_length=MAX_MELD_CARDS)]
 
 
-class Seventeen(BaseModel):
+class Seventeen(Shaped):
     """The last card's short form ``{"seventeen": false}`` (R17-15a): only the doubling."""
 
     model_config = OPEN
@@ -142,19 +190,19 @@ class Seventeen(BaseModel):
 
 def _card_kind(value: Any) -> str | None:
     if isinstance(value, str):
-        return "as-card"
-    if isinstance(value, Mapping):
-        return "as-object"
+        return "as_card"
+    if isinstance(value, Mapping | BaseModel):  # a typed one dumped as JSON again
+        return "as_object"
     return None
 
 
 LastDiscard = Annotated[
-    Annotated[CardText, Tag("as-card")] | Annotated[Seventeen, Tag("as-object")],
+    Annotated[CardText, Tag("as_card")] | Annotated[Seventeen, Tag("as_object")],
     Discriminator(_card_kind),
 ]
 
 
-class PlayerEntry(BaseModel):
+class PlayerEntry(Shaped):
     """One player's part of a round: name, melds (Rummy 17), and the hand or rack."""
 
     model_config = OPEN
@@ -164,7 +212,7 @@ class PlayerEntry(BaseModel):
     rack: Holding | None = None
 
 
-class PartBody(BaseModel):
+class PartBody(Document):
     """One player's part, entered on their own phone (contract "Own hands"): their object of
     a round without ``name``: melds and hand (Rummy 17), the rack or the hand (the rest)."""
 
@@ -174,10 +222,11 @@ class PartBody(BaseModel):
     rack: Holding | None = None
 
 
-class Round(BaseModel):
+class Round(Document):
     """A round document (contract ``score``) of any game; the game checks the rest."""
 
     model_config = OPEN
+    NOT_OBJECT = "round-not-object"
     game: Name | None = None
     players: Annotated[list[PlayerEntry], Field(max_length=MAX_PLAYERS)] | None = None
     bonus_cards: Annotated[list[Name], Field(max_length=MAX_IDS)] | None = None
@@ -191,10 +240,11 @@ Names = Annotated[list[Name], Field(max_length=MAX_PLAYERS)]
 Games = Annotated[int, Field(le=MAX_GAMES)]
 
 
-class MatchDocument(BaseModel):
+class MatchDocument(Document):
     """A match document (contract ``match``): the players, the first dealer and the rounds."""
 
     model_config = OPEN
+    NOT_OBJECT = "match-not-object"
     game: Name | None = None
     players: Names | None = None
     first_dealer: Name | None = None
@@ -204,24 +254,25 @@ class MatchDocument(BaseModel):
     options: Annotated[dict[str, Any], Field(max_length=MAX_IDS)] | None = None
 
 
-class EventSession(BaseModel):
+class EventSession(Shaped):
     """One session of an event (contract ``standings``): the tables that played."""
 
     model_config = OPEN
     tables: Annotated[list[MatchDocument], Field(max_length=MAX_TABLES)] | None = None
 
 
-class EventDocument(BaseModel):
+class EventDocument(Document):
     """An event of several tables (contract ``standings``, EV-1): game, entrants, sessions."""
 
     model_config = OPEN
+    NOT_OBJECT = "event-not-object"
     game: Name | None = None
     entrants: Annotated[list[Name], Field(max_length=MAX_ENTRANTS)] | None = None
     sessions: Annotated[list[EventSession], Field(max_length=MAX_SESSIONS)] | None = None
     title: Text | None = None
 
 
-class EventCreate(BaseModel):
+class EventCreate(Document):
     """``POST /api/v1/events``: start an event (EV-1)."""
 
     model_config = CLOSED
@@ -234,14 +285,14 @@ class EventCreate(BaseModel):
     title: Text | None = None
 
 
-class EntrantBody(BaseModel):
+class EntrantBody(Document):
     """``POST /api/v1/events/EDIT/entrants``: a late arrival (EV-1)."""
 
     model_config = CLOSED
     name: Name | None = None
 
 
-class CheckBody(BaseModel):
+class CheckBody(Document):
     """The contract's ``check``: one meld of one game."""
 
     model_config = CLOSED
@@ -249,7 +300,7 @@ class CheckBody(BaseModel):
     cards: Meld
 
 
-class MatchCreate(BaseModel):
+class MatchCreate(Document):
     """``POST /api/v1/matches``: start a match."""
 
     model_config = CLOSED
@@ -262,29 +313,30 @@ class MatchCreate(BaseModel):
 
 def _table_kind(value: Any) -> str | None:
     if isinstance(value, list):
-        return "as-list"
-    if isinstance(value, Mapping):
-        return "as-object"
+        return "as_list"
+    if isinstance(value, Mapping | BaseModel):  # a typed one dumped as JSON again
+        return "as_object"
     return None
 
 
 #: The table before or after a turn: melds (tile games), or melds by player (Rummy 17, R17-9).
 Table = Annotated[
-    Annotated[list[Meld], Field(max_length=MAX_TABLE), Tag("as-list")]
+    Annotated[list[Meld], Field(max_length=MAX_TABLE), Tag("as_list")]
     | Annotated[
         dict[Name, Annotated[list[Meld], Field(max_length=MAX_MELDS)]],
         Field(max_length=MAX_PLAYERS),
-        Tag("as-object"),
+        Tag("as_object"),
     ],
     Discriminator(_table_kind),
 ]
 Cards = Annotated[list[CardText], Field(max_length=MAX_CARDS)]
 
 
-class TurnBody(BaseModel):
+class TurnBody(Document):
     """The contract's ``turn``: the table before and after one turn, and the player's hand."""
 
     model_config = OPEN
+    NOT_OBJECT = "turn-not-object"
     game: Name | None = None
     player: Name | None = None
     opened: bool | None = None
@@ -293,10 +345,11 @@ class TurnBody(BaseModel):
     hand: Annotated[list[CardText], Field(max_length=MAX_HELD)] | None = None
 
 
-class KnockBody(BaseModel):
+class KnockBody(Document):
     """The contract's ``knock`` (R17-8): the seats, whose turn, who discarded, the knocks."""
 
     model_config = OPEN
+    NOT_OBJECT = "knock-not-object"
     players: Names | None = None
     current: Name | None = None
     discarded_by: Name | None = None
@@ -304,7 +357,7 @@ class KnockBody(BaseModel):
     game: Name | None = None  # an extension: the game to ask (default: the one with R17-8)
 
 
-class RescueBody(BaseModel):
+class RescueBody(Document):
     """The contract's ``rescue``: the cards now on the table."""
 
     model_config = CLOSED
@@ -312,7 +365,7 @@ class RescueBody(BaseModel):
     cards: Cards
 
 
-class RedealBody(BaseModel):
+class RedealBody(Document):
     """``POST /api/v1/redeal`` (RK-3): the first tiles a player was dealt."""
 
     model_config = CLOSED
@@ -348,7 +401,7 @@ LIST_CODES = {
     "rack": ("too-many-held", MAX_HELD),
     "rounds": ("too-many-rounds", MAX_ROUNDS),
 }
-_TAGS = frozenset({"as-list", "as-object"})  # the tags of ``Holding`` and ``Table``
+_TAGS = frozenset({"as_list", "as_object"})  # the tags of ``Holding`` and ``Table``
 
 
 def _path(loc: Sequence[int | str]) -> str:
@@ -453,18 +506,27 @@ def refusal(err: ValidationError, body: Any, fields: Sequence[str] = ()) -> Entr
     return EntryError.of(problems)
 
 
-def check(model: type[BaseModel], body: Any) -> Any:
-    """``body`` as it was sent, once ``model`` takes it; ``EntryError`` in words otherwise."""
-    if not isinstance(body, Mapping):
-        return body  # the rules core says what a document must be, in its own words
+D = TypeVar("D", bound=Document)
+
+
+def parse(model: type[D], raw: object, *, fields: Sequence[str] | None = None) -> D:
+    """``raw`` (JSON as read) as a typed ``model``, parsed once; else an ``EntryError`` in the
+    players' words: the model's own code for a body that is no object (the one the rules core
+    says), every pydantic refusal as its code (``refusal``). ``fields``: the fields an unknown
+    one is told (by default the model's)."""
+    if not isinstance(raw, Mapping):
+        raise EntryError(model.NOT_OBJECT or "edge-not-object", field="body")
     try:
-        model.model_validate(body)
+        return model.model_validate(raw)
     except ValidationError as err:
-        raise refusal(err, body, tuple(model.model_fields)) from None
-    return body
+        listed = tuple(model.model_fields) if fields is None else tuple(fields)
+        raise refusal(err, raw, listed) from None
 
 
-def check_round(doc: Any) -> Any:
-    """A round document within the limits (the API's and the round form's): meld lines per
-    player, cards per line, cards held; ``EntryError`` naming the player otherwise."""
-    return check(Round, doc)
+def json_of(doc: object) -> object:
+    """A document's JSON form, typed (``parse``) or as the CLI read it from a file.
+
+    The CLI hands the rules the document as read, so that a document of the wrong shape is
+    told every problem the rules find, in their words (``hand-not-list`` naming the player,
+    beside the rest), as it always was; the API, the forms and the store parse first."""
+    return doc.as_json() if isinstance(doc, Document) else doc
