@@ -28,6 +28,15 @@ from companion.domain import (
     match_document,
     score_document,
 )
+from companion.domain.documents import (
+    Document,
+    EventDocument,
+    KnockBody,
+    MatchDocument,
+    Round,
+    TurnBody,
+    parse,
+)
 from companion.domain.messages import N_, register
 from companion.i18n.catalogues import LANGUAGES
 from companion.i18n.catalogues import translator as catalogue
@@ -90,11 +99,23 @@ def read_document(source: str) -> object:
         ) from None
 
 
-def _document_command(func: Callable[[object], dict[str, Any]]) -> Callable[..., int]:
+def typed(model: type[Document], doc: object) -> object:
+    """The document as its typed model (``parse``) when it is one; as read otherwise, so that
+    the rules say what is wrong with it, every problem at once, in the words the command has
+    always given (the API's edge stops at the first shape it cannot read)."""
+    try:
+        return parse(model, doc)
+    except EntryError:
+        return doc
+
+
+def _document_command(
+    func: Callable[[object], dict[str, Any]], model: type[Document]
+) -> Callable[..., int]:
     def run(args: argparse.Namespace) -> int:
         doc = read_document(args.file)
         game = doc.get("game") if isinstance(doc, dict) else None
-        _emit(localize(func(doc), args.tr, game if isinstance(game, str) else None))
+        _emit(localize(func(typed(model, doc)), args.tr, game if isinstance(game, str) else None))
         return EXIT_OK
 
     return run
@@ -234,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _turn(args: argparse.Namespace) -> int:
     doc = read_document(args.file)
-    verdict = check_turn(doc)
+    verdict = check_turn(typed(TurnBody, doc))
     _emit(localize(verdict, args.tr, doc.get("game") if isinstance(doc, dict) else None))
     return EXIT_OK if verdict["valid"] else EXIT_ILLEGAL
 
@@ -251,7 +272,7 @@ def _knock(args: argparse.Namespace) -> int:
     }
     if args.discarded_by is not None:
         doc["discarded_by"] = args.discarded_by or None  # "": turned up at the deal
-    _emit(localize(knock(doc, args.tr), args.tr))
+    _emit(localize(knock(typed(KnockBody, doc), args.tr), args.tr))
     return EXIT_OK
 
 
@@ -274,7 +295,7 @@ def _referee(command: Callable[..., Any], ids: list[str]) -> None:
     p.add_argument("tiles", nargs="+", metavar="TILE")
 
 
-_score = _document_command(score_document)
+_score = _document_command(score_document, Round)
 
 
 def _rescue(args: argparse.Namespace) -> int:
@@ -284,7 +305,7 @@ def _rescue(args: argparse.Namespace) -> int:
     return EXIT_OK if answer["solved"] else EXIT_ILLEGAL
 
 
-_match = _document_command(match_document)
+_match = _document_command(match_document, MatchDocument)
 
 
 def _event_standings(doc: object) -> dict[str, Any]:
@@ -294,7 +315,7 @@ def _event_standings(doc: object) -> dict[str, Any]:
     return standings(doc)
 
 
-_standings = _document_command(_event_standings)
+_standings = _document_command(_event_standings, EventDocument)
 
 
 def _language(args: argparse.Namespace) -> str:

@@ -106,3 +106,11 @@ def test_a_typed_turn_and_knock_are_judged_as_the_bodies_as_sent():
     ask = {"players": ["Anna", "Béla", "Csaba"], "current": "Anna", "discarded_by": "Csaba"}
     ask["knocks"] = ["Béla"]
     assert knock(parse(KnockBody, ask)) == knock(ask)
+
+
+def test_the_cli_hands_a_well_shaped_document_typed_and_a_misshapen_one_as_read():
+    from companion.cli import typed
+
+    assert isinstance(typed(Round, load("rummy17-round")), Round)
+    bad = {"game": "rummy17", "players": [{"name": "Anna", "hand": 5}]}
+    assert typed(Round, bad) is bad  # the rules name every problem, as the command always did
