@@ -128,6 +128,7 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
     from companion import web
+    from companion.web.api import events  # noqa: F401  (adds the events' routes to api.bp)
     from companion.web.api import matches as api
     from companion.web.pages import sheets as sheet_views
     from companion.web.pages import tools
