@@ -8,7 +8,7 @@ History entries are codes with parameters, rendered in the reader's language.
 
 # No "from __future__ import annotations": SQLModel reads the relationship hints at runtime.
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Optional
 
 from sqlalchemy import (
     JSON,
@@ -138,11 +138,11 @@ SCOPE_LENGTH = 60
 class IdempotencyKey(SQLModel, table=True):
     """A write that was done once: a form's or an API client's key, in the scope it names.
 
-    ``scope`` says which write (``form:round-add:12``, ``api:create``); the unique
-    (scope, key) lets only one of two writes with the same key commit, and the second
+    ``scope`` says which write (``form:round-add:12``, ``api:create``, ``api:event:3``); the
+    unique (scope, key) lets only one of two writes with the same key commit, and the second
     answers like the first, from ``match_id`` (the match written or created) and ``number``
-    (the round). ``fingerprint`` is a hash of an API request's body: the same key with
-    another body is refused.
+    (the round), or from ``event_id`` (the event written or created). ``fingerprint`` is a
+    hash of an API request's body: the same key with another body is refused.
     """
 
     __tablename__ = "idempotency_key"
@@ -152,14 +152,20 @@ class IdempotencyKey(SQLModel, table=True):
     scope: str = Field(max_length=SCOPE_LENGTH)
     key: str = Field(max_length=KEY_LENGTH)
     fingerprint: str = Field(default="", max_length=64)
-    # None only until the match it is added to is flushed (set through ``match``).
+    # A key names its match or its event (set through ``match`` / ``event``).
     match_id: int | None = Field(
-        default=None, foreign_key="match.id", index=True, ondelete="CASCADE", nullable=False
+        default=None, foreign_key="match.id", index=True, ondelete="CASCADE", nullable=True
+    )
+    event_id: int | None = Field(
+        default=None, foreign_key="event.id", index=True, ondelete="CASCADE", nullable=True
     )
     number: int | None = None
     created: datetime = _when()
 
     match: Match | None = Relationship(
+        sa_relationship_kwargs={"cascade": "save-update, merge", "lazy": "joined"}
+    )
+    event: Optional["Event"] = Relationship(
         sa_relationship_kwargs={"cascade": "save-update, merge", "lazy": "joined"}
     )
 

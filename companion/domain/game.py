@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
+from random import Random
 from typing import Any, ClassVar
 
 from companion.domain.cards import Card, Deck, Token, notation, parse_card
@@ -227,6 +228,15 @@ class Game:
         if self.first_seat == "starter":
             return seats[(seats.index(dealer) + 1) % len(seats)]
         return dealer
+
+    def draw_bonus_cards(self, rng: Random) -> list[str]:
+        """The bonus cards the dealer lays face up for a round (R17-3): ``draw`` of the game's
+        bonus cards at random from ``rng`` (a seeded one in tests); none for a game without
+        bonus cards."""
+        bonus = self.describe().bonus_cards
+        if bonus is None:
+            return []
+        return rng.sample([c.id for c in bonus.cards], bonus.draw)
 
     # --- the shells' view ---------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """One place saves: every write of a match goes through ``save``, whoever asks for it — the
 JSON API, the round form, the start page, the scoreboard's confirm buttons and a delete.
 
-``save`` makes a write happen once per idempotency key (``store.Once``). A request whose key
+``save`` makes a write happen once per idempotency key (``store.Once``), a match's write or
+an event's alike. A request whose key
 is stored already — a double tap, a form sent again, an API call retried — gets the write
 stored first (``Replayed``) and changes nothing. Otherwise the write runs, and the store does
 it as one transaction: the rules core checks it, the match's next revision is claimed (a
@@ -32,7 +33,7 @@ from typing import Generic, TypeVar
 from sqlmodel import Session
 
 from companion.adapters import store
-from companion.adapters.models import IdempotencyKey, Match
+from companion.adapters.models import Event, IdempotencyKey, Match
 from companion.domain import EntryError
 from companion.domain.messages import N_, register
 
@@ -62,8 +63,15 @@ class Replayed:
     def match(self) -> Match:
         """The match the first write stored (a new one, for a start or a rematch)."""
         match = self.prior.match
-        assert match is not None  # a key is always stored with its match
+        assert match is not None  # a match's key is stored with its match
         return match
+
+    @property
+    def event(self) -> Event:
+        """The event the first write stored (a new one, for a creation)."""
+        event = self.prior.event
+        assert event is not None  # an event's key is stored with its event
+        return event
 
     @property
     def number(self) -> int | None:

@@ -25,6 +25,7 @@ from companion.domain.bounds import MAX_BODY
 from companion.i18n.resources import template_loader
 from companion.web import language as i18n
 from companion.web import ratelimit, security
+from companion.web.api import events as _events  # noqa: F401  (adds the events' routes to api.bp)
 from companion.web.api import matches as api
 from companion.web.pages import sheets as sheet_views
 from companion.web.pages import tools

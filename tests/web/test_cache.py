@@ -63,7 +63,11 @@ def test_the_result_is_computed_once_per_revision(app, client, scored):
         assert client.get(path).status_code == 200
         assert client.get(path).status_code == 200
     assert scored == [3]
-    response = client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=7))
+    response = client.post(
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=7),
+        headers={"If-Match": "*"},
+    )
     assert response.status_code in (200, 201), response.get_json()
     board = client.get(f"/v/{view}.json").get_json()
     assert board["revision"] == 4 and len(board["rounds"]) == 3
@@ -91,7 +95,9 @@ def test_another_process_writing_moves_every_reader_to_the_new_result(app_factor
     edit, view = start(first)
     before = first.test_client().get(f"/v/{view}.json").get_json()
     response = second.test_client().post(
-        f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=9)
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=9),
+        headers={"If-Match": "*"},
     )
     assert response.status_code in (200, 201)
     after = first.test_client().get(f"/v/{view}.json").get_json()
@@ -120,7 +126,11 @@ def test_the_read_only_page_is_rendered_once_per_revision_and_language(app, clie
     german = client.get(f"/v/{view}", headers={"Accept-Language": "de"})
     assert german.headers["Content-Language"] == "de" and german.data != first.data
     assert names.count("match.html") == 2
-    client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=5))
+    client.post(
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=5),
+        headers={"If-Match": "*"},
+    )
     third = client.get(f"/v/{view}")
     assert third.data != first.data and names.count("match.html") == 3
     assert ">3<" in third.get_data(as_text=True) or "/rounds/3" in third.get_data(as_text=True)
@@ -148,7 +158,11 @@ def test_a_second_download_of_an_unchanged_sheet_costs_no_render(app, client):
     client.get(f"/v/{view}/sheet.pdf?lang=hu")
     client.get(f"/v/{view}/sheet.pdf?paper=letter")
     assert queue.renders == before + 3
-    client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=4))
+    client.post(
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=4),
+        headers={"If-Match": "*"},
+    )
     newer = client.get(f"/v/{view}/sheet.pdf")
     assert newer.data != first.data and queue.renders == before + 4
 

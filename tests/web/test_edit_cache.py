@@ -152,7 +152,11 @@ def test_a_save_shows_on_the_next_load(app, client):
     names = renders(app)
     before = client.get(f"/m/{edit}").get_data(as_text=True)
     assert hidden(before, "revision") == [] and "/rounds/3" not in before
-    response = client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=5))
+    response = client.post(
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=5),
+        headers={"If-Match": "*"},
+    )
     assert response.status_code in (200, 201), response.get_json()
     after = client.get(f"/m/{edit}").get_data(as_text=True)
     assert names.count("match.html") == 2 and "/rounds/3" in after
@@ -169,7 +173,9 @@ def test_another_process_save_shows_on_the_next_load_at_once(app_factory, monkey
     assert "/rounds/3" not in reader.get(f"/m/{edit}").get_data(as_text=True)
     monkeypatch.setattr(matches, "forget_revision", lambda match: None)  # another process
     saved = second.test_client().post(
-        f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=6)
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=6),
+        headers={"If-Match": "*"},
     )
     assert saved.status_code in (200, 201)
     assert "/rounds/3" in reader.get(f"/m/{edit}").get_data(as_text=True)

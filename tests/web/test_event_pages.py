@@ -336,9 +336,13 @@ def test_events_over_http(client):
     stale = client.post(f"/api/v1/events/{edit}/sessions", headers={"If-Match": '"1"'})
     assert stale.status_code == 412 and stale.get_json()["revision"] == 2
     assert client.post(f"/api/v1/events/{view}/sessions").status_code == 404
-    joined = client.post(f"/api/v1/events/{edit}/entrants", json={"name": "Zoli"})
+    joined = client.post(
+        f"/api/v1/events/{edit}/entrants", json={"name": "Zoli"}, headers={"If-Match": "*"}
+    )
     assert joined.status_code == 200 and "Zoli" in joined.get_json()["event"]["entrants"]
-    twice = client.post(f"/api/v1/events/{edit}/entrants", json={"name": "zoli"})
+    twice = client.post(
+        f"/api/v1/events/{edit}/entrants", json={"name": "zoli"}, headers={"If-Match": "*"}
+    )
     assert twice.status_code == 422 and twice.get_json()["error"]["rule"] == "EV-1"
     left = client.delete(f"/api/v1/events/{edit}/entrants/Anna")
     assert left.status_code == 200 and left.get_json()["event"]["withdrawn"] == ["Anna"]

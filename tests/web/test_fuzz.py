@@ -266,7 +266,7 @@ def test_api_match_writes(client, edits, method):
     def run(game: str, body: bytes, number: int) -> None:
         base = f"/api/v1/matches/{edits[game]}/games"
         url = base if method == "post" else f"{base}/{number}"
-        headers = {"If-Match": "*"} if method != "post" else {}
+        headers = {"If-Match": "*"}  # every write names its revision (or 428)
         answered(
             lambda: getattr(client, method)(
                 url, data=body, content_type="application/json", headers=headers

@@ -65,7 +65,7 @@ def test_json_nobody_can_store_is_refused_at_the_edge(client, edit, body):
         "/api/v1/matches",
     ):
         api_error(client.post(path, data=body, content_type="application/json"))
-    api_error(client.post(f"/api/v1/matches/{edit}/games", data=body))
+    api_error(client.post(f"/api/v1/matches/{edit}/games", data=body, headers={"If-Match": "*"}))
 
 
 def test_huge_numbers_in_form_integer_fields_are_inline_errors(client, edit):

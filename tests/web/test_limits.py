@@ -61,7 +61,7 @@ def test_the_api_names_the_player_whose_melds_are_too_many(client, rummy17):
     doc["players"][1]["melds"] = [["R3", "R4", "R5"]] * 31
     for response in (
         client.post("/api/v1/score", json=doc),
-        client.post(f"/api/v1/matches/{edit}/games", json=doc),
+        client.post(f"/api/v1/matches/{edit}/games", json=doc, headers={"If-Match": "*"}),
     ):
         assert response.status_code == 422
         error = response.get_json()["error"]

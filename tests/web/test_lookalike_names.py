@@ -60,13 +60,17 @@ def test_a_late_entrant_who_looks_like_an_entrant_is_refused(client: FlaskClient
     created = client.post("/api/v1/events", json=body)
     assert created.status_code == 201
     edit = created.get_json()["edit"]
-    joined = client.post(f"/api/v1/events/{edit}/entrants", json={"name": FULL_WIDTH})
+    joined = client.post(
+        f"/api/v1/events/{edit}/entrants", json={"name": FULL_WIDTH}, headers={"If-Match": "*"}
+    )
     assert joined.status_code == 422
     assert SAID in joined.get_json()["error"]["message"]
     page = client.post(f"/e/{edit}/entrants", data={"name": HIDDEN}, follow_redirects=True)
     assert "are the same name" in html.unescape(page.get_data(as_text=True))
     left = client.delete(f"/api/v1/events/{edit}/entrants/{FULL_WIDTH}")
     assert left.status_code == 200 and left.get_json()["event"]["withdrawn"] == ["Anna"]
-    back = client.post(f"/api/v1/events/{edit}/entrants", json={"name": HIDDEN})
+    back = client.post(
+        f"/api/v1/events/{edit}/entrants", json={"name": HIDDEN}, headers={"If-Match": "*"}
+    )
     assert back.status_code == 200 and back.get_json()["event"]["withdrawn"] == []
     assert re.findall("Anna", str(back.get_json()["event"]["entrants"])) == ["Anna"]

@@ -69,9 +69,10 @@ def test_a_whole_match_over_http(client, game):
     assert list(by_view.json) == ["revision", "document", "result"]
     assert edit not in by_view.get_data(as_text=True)
 
-    # Add two rounds (If-Match optional on POST), replace the first, delete it.
+    # Add two rounds (If-Match or an Idempotency-Key on POST, else 428), replace the first,
+    # delete it.
     first, second = sample_round(game, 1), sample_round(game, 4)
-    added = client.post(f"{API}/{edit}/games", json=first)
+    added = client.post(f"{API}/{edit}/games", json=first, headers={"If-Match": "*"})
     assert added.status_code == 201
     assert (added.json["revision"], added.headers["ETag"]) == (2, '"2"')
     assert added.json["document"]["rounds"] == [first]
@@ -104,7 +105,7 @@ def test_a_whole_match_over_http(client, game):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_write_on_an_older_revision_is_412_and_changes_nothing(client, game):
     edit = create(client, game)["edit"]
-    client.post(f"{API}/{edit}/games", json=sample_round(game))
+    client.post(f"{API}/{edit}/games", json=sample_round(game), headers={"If-Match": "*"})
     before = read(client, edit)
     for method, path, body in (
         ("post", "games", sample_round(game, 2)),
@@ -124,7 +125,7 @@ def test_a_write_on_an_older_revision_is_412_and_changes_nothing(client, game):
 @pytest.mark.parametrize("header", ['"9"', 'W/"2"', "2x", '"1", "3"'])
 def test_an_if_match_naming_no_current_revision_is_412(client, header):
     edit = create(client)["edit"]
-    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"))
+    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"), headers={"If-Match": "*"})
     response = client.delete(f"{API}/{edit}/games/1", headers={"If-Match": header})
     assert response.status_code == 412
     assert read(client, edit)["revision"] == 2
@@ -133,7 +134,7 @@ def test_an_if_match_naming_no_current_revision_is_412(client, header):
 @pytest.mark.parametrize("header", ['"2"', '"1", "2"', "*"])
 def test_an_if_match_naming_the_current_revision_writes(client, header):
     edit = create(client)["edit"]
-    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"))
+    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"), headers={"If-Match": "*"})
     response = client.delete(f"{API}/{edit}/games/1", headers={"If-Match": header})
     assert response.status_code == 200
     assert response.json["revision"] == 3
@@ -141,7 +142,7 @@ def test_an_if_match_naming_the_current_revision_writes(client, header):
 
 def test_put_and_delete_without_if_match_are_428(client):
     edit = create(client)["edit"]
-    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"))
+    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"), headers={"If-Match": "*"})
     before = read(client, edit)
     for response in (
         client.put(f"{API}/{edit}/games/1", json=sample_round("rummikub", 5)),
@@ -156,7 +157,7 @@ def test_put_and_delete_without_if_match_are_428(client):
 def test_a_view_token_or_unknown_token_on_a_write_is_404(client):
     created = create(client)
     edit, view = created["edit"], created["view"]
-    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"))
+    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"), headers={"If-Match": "*"})
     before = read(client, edit)
     for token in (view, "nope", edit[:-1], edit.upper() if edit.upper() != edit else "x"):
         for method, path, body in (
@@ -175,7 +176,7 @@ def test_a_view_token_or_unknown_token_on_a_write_is_404(client):
 
 def test_a_round_number_the_match_does_not_have_is_404(client):
     edit = create(client)["edit"]
-    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"))
+    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"), headers={"If-Match": "*"})
     for number in (0, 2, 99):
         response = client.put(
             f"{API}/{edit}/games/{number}", json=sample_round("rummikub"), headers=etag(2)
@@ -190,7 +191,7 @@ def test_a_round_number_the_match_does_not_have_is_404(client):
 @pytest.mark.parametrize("game", GAMES)
 def test_a_bad_round_is_422_and_changes_nothing(client, game):
     edit = create(client, game)["edit"]
-    client.post(f"{API}/{edit}/games", json=sample_round(game))
+    client.post(f"{API}/{edit}/games", json=sample_round(game), headers={"If-Match": "*"})
     before = read(client, edit)
     bad = sample_round(game)
     key, _ = holding(bad, 1)
@@ -201,7 +202,7 @@ def test_a_bad_round_is_422_and_changes_nothing(client, game):
             response = getattr(client, method)(f"{API}/{edit}/{path}", json=body, headers=etag(2))
             assert response.status_code == 422, (method, body)
             assert response.json["error"]["message"]
-    response = client.post(f"{API}/{edit}/games", json=bad)
+    response = client.post(f"{API}/{edit}/games", json=bad, headers={"If-Match": "*"})
     assert response.json["error"]["player"] == "Béla"
     assert response.json["error"]["round"] == 2
     assert read(client, edit) == before
@@ -211,7 +212,12 @@ def test_a_body_that_is_not_json_is_400(client):
     edit = create(client)["edit"]
     for response in (
         client.post(API, data=b"{", content_type="application/json"),
-        client.post(f"{API}/{edit}/games", data=b"{", content_type="application/json"),
+        client.post(
+            f"{API}/{edit}/games",
+            data=b"{",
+            content_type="application/json",
+            headers={"If-Match": "*"},
+        ),
         client.put(f"{API}/{edit}/games/1", data=b"\xff", headers=etag(1)),
     ):
         assert response.status_code == 400
@@ -254,15 +260,22 @@ def test_a_new_match_says_where_it_is(client):
 
 def test_a_round_past_the_end_of_the_series_is_422(client):
     edit = create(client, "rummy-o", games=1)["edit"]
-    assert client.post(f"{API}/{edit}/games", json=sample_round("rummy-o")).status_code == 201
-    response = client.post(f"{API}/{edit}/games", json=sample_round("rummy-o"))
+    assert (
+        client.post(
+            f"{API}/{edit}/games", json=sample_round("rummy-o"), headers={"If-Match": "*"}
+        ).status_code
+        == 201
+    )
+    response = client.post(
+        f"{API}/{edit}/games", json=sample_round("rummy-o"), headers={"If-Match": "*"}
+    )
     assert response.status_code == 422
     assert read(client, edit)["result"]["finished"] is True
 
 
 def test_saving_the_same_round_again_keeps_the_revision(client):
     edit = create(client)["edit"]
-    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"))
+    client.post(f"{API}/{edit}/games", json=sample_round("rummikub"), headers={"If-Match": "*"})
     response = client.put(f"{API}/{edit}/games/1", json=sample_round("rummikub"), headers=etag(2))
     assert response.status_code == 200
     assert response.json["revision"] == 2
@@ -270,7 +283,9 @@ def test_saving_the_same_round_again_keeps_the_revision(client):
 
 def test_the_old_read_only_json_still_works(client):
     created = create(client)
-    client.post(f"{API}/{created['edit']}/games", json=sample_round("rummikub"))
+    client.post(
+        f"{API}/{created['edit']}/games", json=sample_round("rummikub"), headers={"If-Match": "*"}
+    )
     body = client.get(f"/v/{created['view']}.json").json
     assert body["revision"] == 2
     assert body["document"] == read(client, created["view"])["document"]

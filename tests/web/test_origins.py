@@ -82,7 +82,7 @@ def test_every_part_of_the_api_is_exempted_once_the_events_too(csrf_app):
     assert made.status_code == 201, made.get_json()
     seated = client.post(
         f"/api/v1/events/{made.get_json()['edit']}/sessions",
-        headers={"Origin": "https://elsewhere.example"},
+        headers={"Origin": "https://elsewhere.example", "If-Match": "*"},
     )
     assert seated.status_code == 201, seated.get_json()
 

@@ -174,7 +174,7 @@ def test_what_only_the_whole_round_can_tell_waits_for_the_round(client: FlaskCli
             {"name": "Cili", "melds": [["K1", "K2", "K3"]], "hand": []},
         ],
     }
-    refused = client.post(f"/api/v1/matches/{edit}/games", json=doc)
+    refused = client.post(f"/api/v1/matches/{edit}/games", json=doc, headers={"If-Match": "*"})
     assert refused.status_code == 422
     assert "R5" in refused.get_json()["error"]["message"]
     assert client.get(f"/api/v1/parts/{tokens['Anna']}").status_code == 200
@@ -195,7 +195,12 @@ def test_the_later_of_two_sends_is_kept_and_a_changed_part_is_told(client: Flask
             {"name": "Cili", "hand": {"low": 1, "high": 0}},
         ],
     }
-    assert client.post(f"/api/v1/matches/{edit}/games", json=doc).status_code == 201
+    assert (
+        client.post(
+            f"/api/v1/matches/{edit}/games", json=doc, headers={"If-Match": "*"}
+        ).status_code
+        == 201
+    )
     gone = client.get(url).get_json()
     assert gone["changed"] is True
     assert gone["saved"] == {"melds": [["R7", "R8", "R9"]], "hand": ["R4"]}
@@ -254,7 +259,12 @@ def test_a_finished_match_opens_no_parts(client: FlaskClient) -> None:
         "went_out": "Anna",
         "players": [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": ["K1"]}],
     }
-    assert client.post(f"/api/v1/matches/{made['edit']}/games", json=doc).status_code == 201
+    assert (
+        client.post(
+            f"/api/v1/matches/{made['edit']}/games", json=doc, headers={"If-Match": "*"}
+        ).status_code
+        == 201
+    )
     refused = _open(client, made["edit"])
     assert refused.status_code == 422
     assert "over" in refused.get_json()["error"]["message"]

@@ -222,7 +222,12 @@ def test_the_scoreboard_opens_the_parts_in_one_tap_with_the_revision_kept(
     ).get_json()
     racks = [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": ["K1"]}]
     doc = {"went_out": "Anna", "players": [*racks, {"name": "Cili", "rack": ["R2"]}]}
-    assert client.post(f"/api/v1/matches/{made['edit']}/games", json=doc).status_code == 201
+    assert (
+        client.post(
+            f"/api/v1/matches/{made['edit']}/games", json=doc, headers={"If-Match": "*"}
+        ).status_code
+        == 201
+    )
     finished = client.get(f"/m/{made['edit']}").get_data(as_text=True)
     assert 'id="parts-open-board"' not in finished
 

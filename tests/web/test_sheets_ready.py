@@ -75,7 +75,11 @@ def test_a_saved_rounds_sheet_is_queued_ahead_and_the_download_reads_it(
     assert not queue.inline
     client = app.test_client()
     edit, view = new_match(app)
-    saved = client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=7))
+    saved = client.post(
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=7),
+        headers={"If-Match": "*"},
+    )
     assert saved.status_code == 201
     assert queue.idle()
     before = queue.renders
@@ -84,7 +88,11 @@ def test_a_saved_rounds_sheet_is_queued_ahead_and_the_download_reads_it(
     assert sheet.status_code == 200 and queue.renders == before  # read, not drawn
     assert "1 of 4 rounds" in page_texts(sheet.data)[0]
     # The next save queues the next revision's sheet: the download is that one.
-    client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=3))
+    client.post(
+        f"/api/v1/matches/{edit}/games",
+        json=sample_round(GAME, points=3),
+        headers={"If-Match": "*"},
+    )
     newer = client.get(f"/m/{edit}/sheet.pdf")
     assert queue.idle() and queue.renders == before + 1  # the one made ahead, none more
     assert "2 of 4 rounds" in page_texts(newer.data)[0]
@@ -94,7 +102,7 @@ def test_without_sheets_ahead_a_save_makes_no_sheet(app, client):
     edit, _view = new_match(app)
     queue = queue_for(app)
     assert "SHEETS_AHEAD" not in app.config and queue.inline  # off unless serve or asked
-    client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME))
+    client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME), headers={"If-Match": "*"})
     assert queue.renders == 0 and queue.huey.pending_count() == 0
 
 
@@ -107,7 +115,11 @@ def test_sheets_made_ahead_are_limited_over_all_processes(app_factory, monkeypat
     client = app.test_client()
     edit, _view = new_match(app)
     for points in (1, 2, 3):
-        client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME, points=points))
+        client.post(
+            f"/api/v1/matches/{edit}/games",
+            json=sample_round(GAME, points=points),
+            headers={"If-Match": "*"},
+        )
     assert queue_for(app).huey.pending_count() == 2
 
 

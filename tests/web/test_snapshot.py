@@ -102,7 +102,9 @@ def test_the_organiser_page_never_fails_while_sessions_are_seated_and_drawn_agai
     status, _, raw = call(organiser, "POST", "/api/v1/events", body)
     assert status == 201, raw
     edit = json.loads(raw)["edit"]
-    status, _, raw = call(organiser, "POST", f"/api/v1/events/{edit}/sessions")
+    status, _, raw = call(
+        organiser, "POST", f"/api/v1/events/{edit}/sessions", None, {"If-Match": "*"}
+    )
     assert status == 201, raw
 
     reads: Counter[int] = Counter()
@@ -139,7 +141,9 @@ def test_the_organiser_page_never_fails_while_sessions_are_seated_and_drawn_agai
             action = "redraw"
             if writes["redraw"] >= 10 * seated and seated < SESSIONS:
                 action, seated = "sessions", seated + 1
-            status, _, raw = call(organiser, "POST", f"/api/v1/events/{edit}/{action}")
+            status, _, raw = call(
+                organiser, "POST", f"/api/v1/events/{edit}/{action}", None, {"If-Match": "*"}
+            )
             assert status in (200, 201), raw
             writes[action] += 1
 
@@ -173,7 +177,11 @@ def new_match(server: Server) -> tuple[str, dict[str, Any]]:
     edit = json.loads(raw)["edit"]
     for points in (1, 2):
         status, _, raw = call(
-            connection, "POST", f"/api/v1/matches/{edit}/games", sample_round(GAME, points)
+            connection,
+            "POST",
+            f"/api/v1/matches/{edit}/games",
+            sample_round(GAME, points),
+            {"If-Match": "*"},
         )
         assert status == 201, raw
     connection.close()
@@ -258,7 +266,9 @@ def test_a_write_waiting_past_the_busy_timeout_is_a_503_and_reads_go_on(tmp_path
     blocker = app.extensions["companion_db"].raw_connection()
     try:
         blocker.execute("BEGIN IMMEDIATE")  # another process is writing, for long
-        response = client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME))
+        response = client.post(
+            f"/api/v1/matches/{edit}/games", json=sample_round(GAME), headers={"If-Match": "*"}
+        )
         assert response.status_code == 503
         assert response.headers["Retry-After"] == "1"
         assert client.get(f"/api/v1/matches/{edit}").status_code == 200  # WAL: reads go on
@@ -266,6 +276,8 @@ def test_a_write_waiting_past_the_busy_timeout_is_a_503_and_reads_go_on(tmp_path
     finally:
         blocker.rollback()
         blocker.close()
-    response = client.post(f"/api/v1/matches/{edit}/games", json=sample_round(GAME))
+    response = client.post(
+        f"/api/v1/matches/{edit}/games", json=sample_round(GAME), headers={"If-Match": "*"}
+    )
     assert response.status_code == 201
     app.extensions["companion_db"].dispose()

@@ -40,7 +40,6 @@ from companion.adapters.store.matches import (
     forget_on_device,
     lengthen,
     rematch,
-    reread,
     restore_round,
     update_round,
 )
@@ -77,6 +76,7 @@ from companion.adapters.store.reading import (
     score,
     view_revision,
 )
+from companion.adapters.store.revision import claiming, expect, reread
 from companion.adapters.store.tokens import TOKEN, TOKEN_BYTES, new_token
 
 __all__ = [
@@ -129,6 +129,8 @@ __all__ = [
     "put_part",
     "rematch",
     "reread",
+    "claiming",
+    "expect",
     "restore_round",
     "result",
     "result_by_id",

@@ -3,7 +3,9 @@
 The one place that writes an event: create it, seat a session (every table an ordinary match,
 started through ``store.create_match``), re-draw a session before play, add or withdraw an
 entrant. Writes claim the event's next revision (compare and set), so of two organisers'
-phones acting on the same revision one wins and the other is told. Standings are never
+phones acting on the same revision one wins and the other is told (``store.claiming``, the
+claim every match's write makes too); an idempotency key is stored with the write, as a
+match's is (``once``). Standings are never
 stored: the rules core computes them from the tables' match results (``rules.events``),
 cached per (event, revision, the tables' revisions), which holds across server processes.
 """
@@ -16,18 +18,16 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 from sqlalchemy import select as columns
-from sqlalchemy import update
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from companion.adapters import store
 from companion.adapters.cache import LRU
-from companion.adapters.db import transient
 from companion.adapters.models import Change, Event, EventTable, Match, RetiredTable, utcnow
+from companion.adapters.store.once import Once, remember
 from companion.domain import EntryError, Translator, get_game
 from companion.domain.bounds import MAX_TITLE, MAX_TYPED_GAMES
 from companion.domain.club import (
@@ -292,6 +292,7 @@ def create_event(
     size: object = 4,
     seating: str = "draw",
     title: str | None = None,
+    once: Once | None = None,
 ) -> Event:
     """Start an event (EV-1): every problem of the entries at once; nothing stored on error."""
     kind = get_game(game)
@@ -355,7 +356,12 @@ def create_event(
         log=[_entry("event-created", count=len(names), sessions=sessions)],
     )
     session.add(event)
-    session.commit()
+    remember(session, once, event=event)
+    try:
+        session.commit()
+    except IntegrityError:  # a twin with this key was stored first
+        session.rollback()
+        raise store.ConflictError() from None
     return event
 
 
@@ -364,68 +370,38 @@ def _entry(code: str, **params: Any) -> dict[str, Any]:
 
 
 @contextmanager
-def _writing(session: Session, event: Event, revision: int | None) -> Iterator[None]:
-    """Claim the event's next revision (compare and set), run the writes, commit; all or none.
-
-    A write that another transaction got in the way of (``transient``: SQLite's lock taken
-    by another, a serialization failure on PostgreSQL, where a re-draw may find a table's
-    match changed after its snapshot) is refused as stale, as a lost claim is.
-    """
-    expected = event.revision
-    if revision is not None and revision != expected:
-        raise store.StaleRevision(expected)
-    claim = (
-        update(Event)
-        .where(col(Event.id) == event.id, col(Event.revision) == expected)
-        .values(revision=expected + 1)
-    )
-    try:
-        claimed = session.connection().execute(claim).rowcount
-    except OperationalError as err:
-        if not transient(err):
-            raise
-        claimed = 0
-    if claimed != 1:
-        _stale(session, event)
-    set_committed_value(event, "revision", expected + 1)
-    try:
+def _writing(
+    session: Session, event: Event, revision: int | None, once: Once | None
+) -> Iterator[None]:
+    """Claim the event's next revision (``store.claiming``, the one claim of every write), run
+    the writes inside with the idempotency key stored beside them, commit; all or none."""
+    with store.claiming(session, event, revision):
         yield
-        session.commit()
-    except OperationalError as err:
-        if not transient(err):
-            session.rollback()
-            raise
-        _stale(session, event)
-    except BaseException:
-        session.rollback()
-        raise
+        remember(session, once, event=event)
     session.refresh(event)
-
-
-def _stale(session: Session, event: Event) -> NoReturn:
-    """Roll back, read the event as the winner left it (see ``store``'s ``_lost``), refuse."""
-    store.reread(session, event)
-    session.commit()  # nothing to write: the lock is not kept while the caller answers
-    raise store.StaleRevision(event.revision)
 
 
 def _log(event: Event, code: str, **params: Any) -> None:
     event.log = [*copy.deepcopy(event.log), _entry(code, **params)]
 
 
-def seat_next(session: Session, event: Event, revision: int | None = None) -> list[EventTable]:
+def seat_next(
+    session: Session, event: Event, revision: int | None = None, once: Once | None = None
+) -> list[EventTable]:
     """Seat the next session (EV-2, EV-3): one ordinary match per table, all or none."""
     seated = sessions_of(event)
     if len(seated) >= event.sessions:
         raise EventError("event-all-seated", count=event.sessions)
     number = len(seated) + 1
-    with _writing(session, event, revision):
+    with _writing(session, event, revision, once):
         tables = _seat(session, event, number, seated)
         _log(event, "event-seated", session=number, count=len(tables))
     return tables
 
 
-def redraw(session: Session, event: Event, revision: int | None = None) -> list[EventTable]:
+def redraw(
+    session: Session, event: Event, revision: int | None = None, once: Once | None = None
+) -> list[EventTable]:
     """Draw the last seated session again before anyone played (EV-3); old links retire."""
     seated = sessions_of(event)
     if not seated:
@@ -435,7 +411,7 @@ def redraw(session: Session, event: Event, revision: int | None = None) -> list[
         started_error = EventError("event-session-started", rule="EV-3", session=len(seated))
         raise started_error.at(context=event.game)
     number = len(seated)
-    with _writing(session, event, revision):
+    with _writing(session, event, revision, once):
         for table in last:
             assert table.match is not None
             session.add(RetiredTable(token=table.match.edit_token, event_id=event.id))
@@ -477,7 +453,13 @@ def _seat(
     return made
 
 
-def add_entrant(session: Session, event: Event, name: object, revision: int | None = None) -> None:
+def add_entrant(
+    session: Session,
+    event: Event,
+    name: object,
+    revision: int | None = None,
+    once: Once | None = None,
+) -> None:
     """A late arrival (EV-1): seated from the next session on; a name twice (or one that only
     looks different, ``rules.names``) is refused, unless it is a withdrawn entrant's."""
     typed = name if isinstance(name, str) else ""
@@ -489,7 +471,7 @@ def add_entrant(session: Session, event: Event, name: object, revision: int | No
     known = twin(name, event.entrants)
     if known is not None:
         if twin(known, event.withdrawn) is not None:  # back after withdrawing
-            with _writing(session, event, revision):
+            with _writing(session, event, revision, once):
                 event.withdrawn = [n for n in event.withdrawn if name_key(n) != name_key(known)]
                 _log(event, "event-back", name=known)
             return
@@ -497,12 +479,18 @@ def add_entrant(session: Session, event: Event, name: object, revision: int | No
         raise EventError(f"event-name-{kind}", field="name", rule="EV-1", **params)
     if len(event.entrants) >= MOST_ENTRANTS:
         raise EventError("event-entrant-count", rule="EV-1", count=len(event.entrants) + 1)
-    with _writing(session, event, revision):
+    with _writing(session, event, revision, once):
         event.entrants = [*event.entrants, name]
         _log(event, "event-joined", name=name)
 
 
-def withdraw(session: Session, event: Event, name: object, revision: int | None = None) -> None:
+def withdraw(
+    session: Session,
+    event: Event,
+    name: object,
+    revision: int | None = None,
+    once: Once | None = None,
+) -> None:
     """An entrant leaves before the next session (EV-1); results already played stay."""
     known = twin(name, event.entrants) if isinstance(name, str) else None
     if known is None:
@@ -510,6 +498,6 @@ def withdraw(session: Session, event: Event, name: object, revision: int | None 
     name = known
     if twin(name, event.withdrawn) is not None:
         raise EventError("event-entrant-withdrawn", field="name", name=name)
-    with _writing(session, event, revision):
+    with _writing(session, event, revision, once):
         event.withdrawn = [*event.withdrawn, name]
         _log(event, "event-withdrew", name=name)

@@ -38,20 +38,19 @@ import json
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any
 
-from sqlalchemy import Table, update
-from sqlalchemy.exc import IntegrityError, InvalidRequestError, OperationalError
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import Table
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from companion.adapters.db import WRITING, transient
 from companion.adapters.models import Change, Match, Round, utcnow
 from companion.adapters.store.changes import RESTORED, diff_rounds, record, record_start, undoable
-from companion.adapters.store.errors import ConflictError, StaleRevision
+from companion.adapters.store.errors import ConflictError
 from companion.adapters.store.once import Once, remember
 from companion.adapters.store.parts import close_parts
 from companion.adapters.store.reading import as_document, forget_revision, next_dealer, stored_round
+from companion.adapters.store.revision import claiming, expect
 from companion.adapters.store.tokens import new_token
 from companion.domain import EntryError, get_game, left_of, match_document
 from companion.domain.bounds import MAX_TITLE
@@ -116,54 +115,12 @@ def _check(match: Match, rounds: list[dict[str, Any]], **changes: Any) -> dict[s
     return match_document(doc)
 
 
-def _expect(match: Match, revision: int | None) -> None:
-    """Refuse a write based on another revision than the one loaded (nothing is changed)."""
-    if revision is not None and revision != match.revision:
-        raise StaleRevision(match.revision)
-
-
 @contextmanager
 def _writing(session: Session, match: Match, revision: int | None) -> Iterator[None]:
-    """Claim the match's next revision, run the writes inside, commit; all or nothing.
-
-    The claim is one compare-and-set, ``UPDATE match SET revision = r + 1 WHERE id = … AND
-    revision = r``, and runs first among the writes (SQLite holds its write lock, PostgreSQL
-    locks the row), so of several writes on the same revision exactly one wins. The claim
-    is lost too when the database says another transaction is in the way (``transient``):
-    SQLite's write lock taken by another after this transaction read, or held past the busy
-    timeout; on PostgreSQL, the row changed after this transaction's snapshot.
-    """
-    expected = match.revision
-    claim = (
-        update(MATCH)
-        .where(MATCH.c.id == match.id, MATCH.c.revision == expected)
-        .values(revision=expected + 1)
-    )
-    try:
-        claimed = session.connection().execute(claim).rowcount
-    except OperationalError as err:
-        if not transient(err):
-            raise
-        claimed = 0
-    if claimed != 1:
-        _lost(session, match, revision)
-    set_committed_value(match, "revision", expected + 1)
-    lost = False
-    try:
+    """Claim the match's next revision (``revision.claiming``, the one claim of every write),
+    run the writes inside, commit; then tell the ``SAVED`` listeners."""
+    with claiming(session, match, revision):
         yield
-        session.commit()
-    except IntegrityError:  # the unique (match, number) as a second line of defence
-        lost = True
-    except OperationalError as err:
-        if not transient(err):
-            session.rollback()
-            raise
-        lost = True
-    except BaseException:
-        session.rollback()
-        raise
-    if lost:
-        _lost(session, match, revision)
     forget_revision(match)
     session.refresh(match)
     for listener in SAVED:
@@ -171,42 +128,6 @@ def _writing(session: Session, match: Match, revision: int | None) -> Iterator[N
             listener(match)
         except Exception:
             log.exception("after saving match %s", match.id)
-
-
-def reread(session: Session, row: Any) -> None:
-    """After a write that lost the race: roll it back and read ``row`` as the winner left it,
-    on SQLite in a writer's transaction (which waits for a write still under way), on
-    PostgreSQL in a new snapshot; the caller ends that transaction.
-
-    :raises InvalidRequestError: the row itself is gone.
-    """
-    session.rollback()
-    try:
-        session.connection(execution_options=WRITING)
-    except OperationalError as err:  # the lock is held past the busy timeout: read as it is
-        if not transient(err):
-            raise
-        session.rollback()
-    session.refresh(row)
-
-
-def _lost(session: Session, match: Match, revision: int | None) -> NoReturn:
-    """Roll back a write that lost the race, reload the match and say why.
-
-    The match is read again as the winner left it: on SQLite in a writer's transaction, which
-    waits for a write still under way to finish; on PostgreSQL in a new snapshot. That
-    transaction writes nothing and ends at once (the lock is not kept while the caller
-    answers).
-    """
-    try:
-        reread(session, match)
-    except InvalidRequestError:  # the match itself is gone (its event table drawn again)
-        session.rollback()
-        raise ConflictError() from None
-    session.commit()  # nothing to write; the request's session keeps the match as read
-    if revision is not None and revision != match.revision:
-        raise StaleRevision(match.revision)
-    raise ConflictError()  # no revision given, or the database was too busy to say
 
 
 def create_match(
@@ -299,7 +220,7 @@ def add_round(
     :raises ConflictError: another write won the race; nothing changed.
     :raises EntryError: the round is not valid; nothing changed.
     """
-    _expect(match, revision)
+    expect(match, revision)
     round_doc = _plain(doc, match.game)
     rounds = [r.document for r in match.rounds]
     number = len(rounds) + 1
@@ -329,7 +250,7 @@ def update_round(
     Saving exactly the stored document changes nothing (not even the revision).
     :raises RoundMissing, StaleRevision, ConflictError, EntryError: nothing changed.
     """
-    _expect(match, revision)
+    expect(match, revision)
     stored = stored_round(match, number)
     round_doc = _plain(doc, match.game)
     if round_doc == stored.document:
@@ -360,7 +281,7 @@ def delete_round(
 
     :raises RoundMissing, StaleRevision, ConflictError: nothing changed.
     """
-    _expect(match, revision)
+    expect(match, revision)
     stored = stored_round(match, number)
     later = [r for r in match.rounds if r.number > number]
     if len(later) > 1:
@@ -397,7 +318,7 @@ def restore_round(
 
     :raises StaleRevision, ConflictError, EntryError: nothing changed.
     """
-    _expect(match, revision)
+    expect(match, revision)
     entry = session.get(Change, change)
     if entry is None or entry.match_id != match.id or change not in undoable(session, match):
         raise EntryError("restore-gone")
@@ -432,7 +353,7 @@ def lengthen(
 
     :raises StaleRevision, ConflictError, EntryError: nothing changed.
     """
-    _expect(match, revision)
+    expect(match, revision)
     if match.games is None:
         kind = get_game(match.game)
         raise EntryError(

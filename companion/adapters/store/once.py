@@ -2,7 +2,8 @@
 
 A key is stored in the same transaction as the write it came with, so both are stored or
 neither; ``done`` finds the write a key was stored with. Only the one save function
-(``companion/services/saving.py``) asks ``done``: it answers a retry with the write stored first.
+(``companion/services/saving.py``) asks ``done``: it answers a retry with the write stored first,
+for a match's writes and an event's alike.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from companion.adapters.models import KEY_LENGTH, IdempotencyKey, Match
+from companion.adapters.models import KEY_LENGTH, Event, IdempotencyKey, Match
 from companion.adapters.store.tokens import is_token
 
 #: An idempotency key as a client may choose it: visible ASCII, 1 to 64 characters.
@@ -56,15 +57,25 @@ def done(session: Session, once: Once | None) -> IdempotencyKey | None:
     return session.exec(query).first()
 
 
-def remember(session: Session, once: Once | None, match: Match, number: int | None = None) -> None:
-    """Store the key with the write (same transaction: both are stored, or neither)."""
+def remember(
+    session: Session,
+    once: Once | None,
+    match: Match | None = None,
+    number: int | None = None,
+    *,
+    event: Event | None = None,
+) -> None:
+    """Store the key with the write of ``match`` (round ``number``) or of ``event``, in the
+    same transaction: both are stored, or neither."""
     if once is not None:
+        assert (match is None) != (event is None), "a key names its match or its event"
         session.add(
             IdempotencyKey(
                 scope=once.scope,
                 key=once.key,
                 fingerprint=once.fingerprint,
                 match=match,
+                event=event,
                 number=number,
             )
         )

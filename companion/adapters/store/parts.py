@@ -30,8 +30,8 @@ from sqlmodel import Session, col, select
 
 from companion.adapters.db import transient
 from companion.adapters.models import Match, Part, utcnow
-from companion.adapters.store.errors import StaleRevision
 from companion.adapters.store.reading import result
+from companion.adapters.store.revision import expect
 from companion.adapters.store.tokens import is_token, new_token
 from companion.domain import EntryError, get_game
 from companion.domain.documents import PartBody, json_of
@@ -94,8 +94,7 @@ def open_parts(session: Session, match: Match, *, revision: int | None = None) -
     :raises StaleRevision: ``revision`` is given and is not the match's; nothing changed.
     :raises EntryError: the game takes no parts, or the match is over.
     """
-    if revision is not None and revision != match.revision:
-        raise StaleRevision(match.revision)
+    expect(match, revision)  # the revision is checked, never claimed (parts leave it be)
     existing = open_of(session, match)
     if existing:
         return Opened(existing, False)

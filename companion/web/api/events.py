@@ -10,6 +10,10 @@ an unknown token or a read-only token on a write, 422 for bad input (nothing cha
 - ``POST /api/v1/events/EDIT/redraw``: 200, the last session drawn again before play;
 - ``POST /api/v1/events/EDIT/entrants`` ``{"name"}``: 200, a late arrival (EV-1);
 - ``DELETE /api/v1/events/EDIT/entrants/NAME``: 200, a withdrawal (EV-1).
+
+Every write takes an ``Idempotency-Key`` (the same key again does the work once and answers
+alike, as a match's writes do); a write on an event needs ``If-Match`` or the key, else 428
+(a retried seating without either would seat a second session; docs/adr/0005).
 """
 
 from __future__ import annotations
@@ -24,7 +28,16 @@ from companion.adapters.db import get_session
 from companion.adapters.models import Event
 from companion.adapters.store import events
 from companion.domain import EntryError, get_game
-from companion.web.api.matches import based_on, bp, error_response, json_body
+from companion.services import saving
+from companion.web.api.matches import (
+    IF_MATCH_OR_KEY,
+    bp,
+    error_response,
+    json_body,
+    once_of,
+    precondition,
+    write_refused,
+)
 from companion.web.ratelimit import creating
 
 EVENT_FIELDS = ("game", "entrants", "sessions", "rounds", "size", "seating", "title")
@@ -85,16 +98,18 @@ def _not_found() -> Response:
 @bp.post("/events", endpoint="create_event")
 @creating
 def create() -> Response:
-    """Start an event (EV-1) → 201 with both tokens."""
+    """Start an event (EV-1) → 201 with both tokens; the same ``Idempotency-Key`` again
+    answers the same event (201 again), created once."""
     body = json_body()
-    try:
+
+    def write() -> Event:
         if not isinstance(body, dict):
             raise EntryError("body-not-object", example='{"game": ..., "entrants": [...]}')
         unknown = sorted(set(body) - set(EVENT_FIELDS))
         if unknown:
             raise EntryError("body-unknown-field", key=unknown[0], fields=", ".join(EVENT_FIELDS))
         seating = body.get("seating", "draw")
-        event = events.create_event(
+        return events.create_event(
             get_session(),
             game=body.get("game"),  # type: ignore[arg-type]
             entrants=body.get("entrants"),
@@ -103,9 +118,15 @@ def create() -> Response:
             size=body.get("size", 4),
             seating=seating if isinstance(seating, str) else repr(seating),
             title=body.get("title") if isinstance(body.get("title"), str) else None,
+            once=once,
         )
+
+    try:
+        once = once_of("api:create-event")
+        saved = saving.save(get_session(), once, write)
     except EntryError as err:
         return error_response(err, 422)
+    event = saved.event if isinstance(saved, saving.Replayed) else saved.value
     response = _answer(event, 201)
     response.headers["Location"] = f"/api/v1/events/{event.edit_token}"
     return response
@@ -124,31 +145,42 @@ def read(token: str) -> Response:
     return _answer(event, editing=False)
 
 
-def _write(token: str, action: Callable[[Event, int | None], Any], status: int) -> Response:
+def _write(
+    token: str,
+    action: Callable[[Event, int | None, store.Once | None], Any],
+    status: int,
+    required: str | None = IF_MATCH_OR_KEY,
+) -> Response:
+    """Run ``action`` on the event of an organiser's token, once per ``Idempotency-Key``, on the
+    revision ``If-Match`` names; a write ``required`` to carry either answers 428 without."""
     event = events.by_edit_token(get_session(), token)
     if event is None:
         return _not_found()
     try:
-        action(event, based_on(event))
-    except store.StaleRevision as err:
-        response = error_response(err, 412, revision=err.revision)
-        response.set_etag(str(err.revision))
-        return response
+        once = once_of(f"api:event:{event.id}")
+    except EntryError as refused:
+        return error_response(refused, 422)
+
+    def write() -> None:
+        action(event, precondition(event, once, required), once)
+
+    try:
+        saved = saving.save(get_session(), once, write)
     except EntryError as err:
-        return error_response(err, 422)
-    return _answer(event, status)
+        return write_refused(err.at(context=event.game), event)
+    return _answer(saved.event if isinstance(saved, saving.Replayed) else event, status)
 
 
 @bp.post("/events/<token>/sessions", endpoint="seat_event")
 def seat(token: str) -> Response:
     """Seat the next session (EV-2, EV-3) → 201."""
-    return _write(token, lambda e, r: events.seat_next(get_session(), e, r), 201)
+    return _write(token, lambda e, r, o: events.seat_next(get_session(), e, r, o), 201)
 
 
 @bp.post("/events/<token>/redraw", endpoint="redraw_event")
 def redraw(token: str) -> Response:
     """Draw the last session again before any table saved a round (EV-3)."""
-    return _write(token, lambda e, r: events.redraw(get_session(), e, r), 200)
+    return _write(token, lambda e, r, o: events.redraw(get_session(), e, r, o), 200)
 
 
 @bp.post("/events/<token>/entrants", endpoint="join_event")
@@ -156,10 +188,12 @@ def join(token: str) -> Response:
     """A late arrival, ``{"name": …}``, seated from the next session (EV-1)."""
     body = json_body()
     name = body.get("name") if isinstance(body, dict) else None
-    return _write(token, lambda e, r: events.add_entrant(get_session(), e, name, r), 200)
+    return _write(token, lambda e, r, o: events.add_entrant(get_session(), e, name, r, o), 200)
 
 
 @bp.delete("/events/<token>/entrants/<name>", endpoint="withdraw_from_event")
 def withdraw(token: str, name: str) -> Response:
-    """An entrant withdraws before the next session (EV-1); played results stay."""
-    return _write(token, lambda e, r: events.withdraw(get_session(), e, name, r), 200)
+    """An entrant withdraws before the next session (EV-1); played results stay. Idempotent by
+    nature (a withdrawal sent twice withdraws once), so neither header is required."""
+    withdraw = events.withdraw
+    return _write(token, lambda e, r, o: withdraw(get_session(), e, name, r, o), 200, None)

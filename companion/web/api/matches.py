@@ -56,6 +56,10 @@ register(
             "say which revision this change is based on: send If-Match with the match's "
             'ETag (now "{revision}")'
         ),
+        "if-match-or-key-required": N_(
+            "sent again, this change would be made twice: send If-Match with the ETag "
+            '(now "{revision}") or an Idempotency-Key'
+        ),
         "match-not-found": N_("there is no match at this link"),
         "game-not-found": N_("there is no game {game!r}; the games are {games}"),
         "idempotency-key-invalid": N_("Idempotency-Key must be 1 to 64 visible ASCII characters"),
@@ -321,12 +325,32 @@ class _IfMatchRequired(EntryError):
     """A write that must name the revision it is based on came without ``If-Match``."""
 
 
+#: What a write on an existing match or event must carry, else 428 (docs/adr/0005):
+#: ``IF_MATCH`` for PUT and DELETE (the contract), ``IF_MATCH_OR_KEY`` for a write that is not
+#: idempotent by nature (adding a round, seating a session): a retry of it without either
+#: would do the work twice.
+IF_MATCH = "if-match"
+IF_MATCH_OR_KEY = "if-match-or-key"
+
+
+def precondition(row: Match | Event, once: store.Once | None, required: str | None) -> int | None:
+    """The revision the write is based on (``If-Match``), or None; refuses (428) a write that
+    lacks what ``required`` asks."""
+    revision = _based_on(row)
+    if revision is None and (
+        required == IF_MATCH or (required == IF_MATCH_OR_KEY and once is None)
+    ):
+        code = "if-match-required" if required == IF_MATCH else "if-match-or-key-required"
+        raise _IfMatchRequired(code, revision=row.revision)
+    return revision
+
+
 def _write(
     token: str,
     status: int,
     change: Callable[[Match, int | None, store.Once | None], None],
     *,
-    required: bool,
+    required: str,
 ) -> Response:
     """Run ``change`` on the match of an edit token and answer the match, or the error.
 
@@ -342,23 +366,20 @@ def _write(
         return _problem(refused, 422)
 
     def write() -> None:
-        revision = _based_on(match)
-        if revision is None and required:
-            raise _IfMatchRequired("if-match-required", revision=match.revision)
-        change(match, revision, once)
+        change(match, precondition(match, once, required), once)
 
     try:
         saved = saving.save(get_session(), once, write)
     except EntryError as err:
         err.at(context=match.game)  # said in the game's words (issue 27: Rummy 17's games)
-        return _write_refused(err, match)
+        return write_refused(err, match)
     if isinstance(saved, saving.Replayed):
         return _match_response(saved.match, status)
     return _match_response(match, status)
 
 
-def _write_refused(err: EntryError, match: Match) -> Response:
-    """The answer to a refused write on ``match``: the status says why."""
+def write_refused(err: EntryError, match: Match | Event) -> Response:
+    """The answer to a refused write on ``match`` (or an event): the status says why."""
     if isinstance(err, _IfMatchRequired):
         return _problem(err, 428, revision=match.revision)
     if isinstance(err, store.StaleRevision):
@@ -425,7 +446,7 @@ def add_round(token: str) -> Response:
     def change(match: Match, revision: int | None, once: store.Once | None) -> None:
         store.add_round(get_session(), match, _round(), revision=revision, once=once)
 
-    return _write(token, 201, change, required=False)
+    return _write(token, 201, change, required=IF_MATCH_OR_KEY)
 
 
 @bp.put("/matches/<token>/games/<int:number>")
@@ -435,7 +456,7 @@ def replace_round(token: str, number: int) -> Response:
     def change(match: Match, revision: int | None, once: store.Once | None) -> None:
         store.update_round(get_session(), match, number, _round(), revision=revision, once=once)
 
-    return _write(token, 200, change, required=True)
+    return _write(token, 200, change, required=IF_MATCH)
 
 
 @bp.delete("/matches/<token>/games/<int:number>")
@@ -445,7 +466,7 @@ def delete_round(token: str, number: int) -> Response:
     def change(match: Match, revision: int | None, once: store.Once | None) -> None:
         store.delete_round(get_session(), match, number, revision=revision, once=once)
 
-    return _write(token, 200, change, required=True)
+    return _write(token, 200, change, required=IF_MATCH)
 
 
 # --- own hands: every player enters their own part (contract "Own hands") ------------------
@@ -464,7 +485,7 @@ def open_parts(token: str) -> Response:
     try:
         opened = store.open_parts(get_session(), match, revision=_based_on(match))
     except EntryError as err:
-        return _write_refused(err.at(context=match.game), match)
+        return write_refused(err.at(context=match.game), match)
     seats = [{"name": p.name, "token": p.token} for p in opened.parts]
     response = jsonify({"round": store.next_number(match), "seats": seats})
     response.status_code = 201 if opened.created else 200
@@ -624,4 +645,4 @@ def redeal() -> tuple[Response, int]:
 #: and an ``EntryError`` as the contract's error object.
 json_body = _body
 error_response = _problem
-based_on = _based_on
+once_of = _once

@@ -322,7 +322,7 @@ def _errors(*codes: int) -> dict[str, Any]:
         412: "If-Match names an older revision; nothing was changed.",
         413: "The body is larger than the app takes.",
         422: "Bad input: the error object says what, naming player, meld and field.",
-        428: "If-Match is required.",
+        428: "If-Match (or, for a POST, an Idempotency-Key) is required; nothing was changed.",
         429: (
             "This client address has started as many matches and events as it may for now "
             "(COMPANION_CREATE_LIMIT, per moving hour); Retry-After says when to try again."
@@ -489,7 +489,7 @@ def document() -> dict[str, Any]:
                     "Start an event (EV-1)",
                     201,
                     (400, 413, 422, 429),
-                    parameters=[ACCEPT_LANGUAGE],
+                    parameters=[IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
                     requestBody=_body("EventCreate", "The game, entrants and sessions."),
                 )
             },
@@ -500,24 +500,24 @@ def document() -> dict[str, Any]:
                 "post": _event_op(
                     "Seat the next session (EV-2, EV-3)",
                     201,
-                    (404, 412, 422),
-                    parameters=[EVENT_TOKEN, IF_MATCH, ACCEPT_LANGUAGE],
+                    (404, 409, 412, 422, 428),
+                    parameters=[EVENT_TOKEN, IF_MATCH, IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
                 )
             },
             "/api/v1/events/{token}/redraw": {
                 "post": _event_op(
                     "Draw the last session again before play (EV-3)",
                     200,
-                    (404, 412, 422),
-                    parameters=[EVENT_TOKEN, IF_MATCH, ACCEPT_LANGUAGE],
+                    (404, 409, 412, 422, 428),
+                    parameters=[EVENT_TOKEN, IF_MATCH, IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
                 )
             },
             "/api/v1/events/{token}/entrants": {
                 "post": _event_op(
                     "A late arrival (EV-1)",
                     200,
-                    (400, 404, 412, 413, 422),
-                    parameters=[EVENT_TOKEN, IF_MATCH, ACCEPT_LANGUAGE],
+                    (400, 404, 409, 412, 413, 422, 428),
+                    parameters=[EVENT_TOKEN, IF_MATCH, IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
                     requestBody=_body("EntrantBody", "The entrant's name."),
                 )
             },
@@ -525,8 +525,8 @@ def document() -> dict[str, Any]:
                 "delete": _event_op(
                     "An entrant withdraws (EV-1)",
                     200,
-                    (404, 412, 422),
-                    parameters=[EVENT_TOKEN, ENTRANT, IF_MATCH, ACCEPT_LANGUAGE],
+                    (404, 409, 412, 422),
+                    parameters=[EVENT_TOKEN, ENTRANT, IF_MATCH, IDEMPOTENCY_KEY, ACCEPT_LANGUAGE],
                 )
             },
             "/api/v1/matches/{token}": {
@@ -575,7 +575,7 @@ def document() -> dict[str, Any]:
                 "post": _match_op(
                     "Add the next round",
                     201,
-                    (400, 404, 409, 412, 413, 422),
+                    (400, 404, 409, 412, 413, 422, 428),
                     parameters=writes,
                     requestBody=_body("Round", "A round document."),
                 )

@@ -264,7 +264,7 @@ def _act(edit: str, action: Any, done: str) -> Response:
     revision = _int(request.form.get("revision"))
     try:
         action(get_session(), event, revision if isinstance(revision, int) else None)
-    except store.StaleRevision:
+    except store.ConflictError:  # a stale revision, or a race lost (store.claiming)
         flash(_("Someone else changed this event meanwhile; nothing was changed. Look again."))
     except EntryError as err:
         for problem in err.problems:

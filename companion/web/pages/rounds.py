@@ -58,6 +58,10 @@ from companion.web.pages.parts import fill_dropped, fill_sent, panel
 
 bp = Blueprint("rounds", __name__)
 
+#: Where the bonus cards are drawn from (R17-3); the draw itself is the game's
+#: (``Game.draw_bonus_cards``).
+BONUS_DRAW: random.Random = random.SystemRandom()
+
 
 def _round_info(match: Match, number: int) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = store.result(match)["rounds"]
@@ -227,9 +231,7 @@ def _notice(page: _Page) -> Answer:
 
 def _draw(page: _Page) -> Answer:
     """R17-3: the dealer lays some bonus cards face up (the no-JavaScript way of form.js)."""
-    bonus = page.desc.bonus_cards
-    assert bonus is not None  # the action is only dispatched for a game with bonus cards
-    page.form["bonus_cards"].data = random.sample([c.id for c in bonus.cards], bonus.draw)
+    page.form["bonus_cards"].data = page.game.draw_bonus_cards(BONUS_DRAW)
     return _answer(page)
 
 
