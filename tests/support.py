@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import importlib
 import json
 import os
 import re
@@ -18,6 +19,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 DATA = Path(__file__).parent / "data"
+#: Games that live only under tests/ (Gin Rummy), each a distribution beside its module.
+GAMES = Path(__file__).parent / "games"
 
 
 def load(name: str) -> dict:
@@ -65,6 +68,52 @@ def run_companion(
     )
     assert "Traceback" not in proc.stderr + proc.stdout
     return proc
+
+
+# --- Gin Rummy, the game installed by the tests (tests/games/, docs/adding-a-game.md) ------
+
+
+def forget_games() -> None:
+    """Ask the entry points afresh, and drop what was made from the games found before."""
+    from companion.adapters.sheets import render
+    from companion.domain.game import forget_games as forget_registry
+    from companion.i18n import catalogues, reference
+
+    forget_registry()
+    catalogues.translator.cache_clear()
+    reference.load.cache_clear()
+    render.environment.cache_clear()
+    for cached in (reference.owners, reference._mention):
+        cached.cache_clear()
+
+
+@contextmanager
+def gin_installed() -> Iterator[None]:
+    """Gin Rummy installed while the block runs: its distribution on ``sys.path`` (so its
+    ``companion.games`` entry point is found) and its words compiled; gone afterwards."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in GAMES.glob("*/translations/*/LC_MESSAGES/messages.po"):
+        with po.open("rb") as source, po.with_suffix(".mo").open("wb") as target:
+            write_mo(target, read_po(source))
+    sys.path.insert(0, str(GAMES))
+    importlib.invalidate_caches()
+    forget_games()
+    try:
+        yield
+    finally:
+        sys.path.remove(str(GAMES))
+        sys.modules.pop("gin_rummy", None)
+        forget_games()
+
+
+def every_game() -> list[str]:
+    """The id of every game that registers, Gin Rummy included (for ``parametrize``)."""
+    from companion.domain import all_games
+
+    with gin_installed():
+        return [game.id for game in all_games()]
 
 
 # --- PostgreSQL for the tests that use it (tests/web/conftest.py, tests/web/test_crash.py) --
