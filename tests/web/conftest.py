@@ -4,9 +4,9 @@ Every test using ``app`` runs twice: on SQLite and on PostgreSQL
 (``COMPANION_TEST_POSTGRES_URL``, e.g. ``postgresql+psycopg://postgres@127.0.0.1:54330/postgres``;
 scripts/test starts one, on PGPORT_TEST or a free port). Each test has a database of its own,
 made by the real Alembic migrations as ``companion serve`` runs them — once per test process,
-into a template that each test gets a copy of (a copy of the SQLite file; on PostgreSQL a schema of its own, made by the
-template schema's ``pg_dump``), dropped after the test. Nothing one test writes is seen by
-another.
+into a template that each test gets a copy of (a copy of the SQLite file; on PostgreSQL a
+schema of its own, made by the template schema's ``pg_dump``), dropped after the test.
+Nothing one test writes is seen by another.
 """
 
 from __future__ import annotations
