@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules import EntryError, get_game
+from companion.domain import EntryError, get_game
 
 
 def problems(game: str, parts: dict[str, dict[str, Any]], seats: int = 3) -> list[str]:

@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from pypdf import PdfReader
 from test_pages import NAMES, ROUNDS, form_data, start
 
-from companion.rules import get_game, score_document
+from companion.domain import get_game, score_document
 
 
 def written(sign: str, n: int) -> str:
