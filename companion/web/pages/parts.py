@@ -43,9 +43,8 @@ from companion.adapters.db import get_session
 from companion.adapters.models import Match, Part
 from companion.domain import EntryError
 from companion.domain.errors import Problem
-from companion.web.language import translator
-from companion.web.pages.forms import RoundForm, round_form_class
 from companion.web.api import models as api_models
+from companion.web.language import translator
 from companion.web.pages.common import (
     by_edit,
     cards_and_counts,

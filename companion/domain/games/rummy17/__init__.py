@@ -18,7 +18,13 @@ from companion.domain.bounds import MAX_HAND_CARDS
 from companion.domain.game import Choice, Column, Count, Decision, Game, RoundOutcome
 from companion.domain.games.rummy17.bonus import BONUS_CARDS
 from companion.domain.games.rummy17.deck import RUMMY17
-from companion.domain.games.rummy17.document import check_parts, doubles, read_part, read_table, result_json
+from companion.domain.games.rummy17.document import (
+    check_parts,
+    doubles,
+    read_part,
+    read_table,
+    result_json,
+)
 from companion.domain.games.rummy17.melds import MELD_LEAST
 from companion.domain.games.rummy17.play import BONUS_DRAWN
 from companion.domain.games.rummy17.scoring import score_game
