@@ -2,10 +2,84 @@
 
 Hypothesis runs without per-example deadlines: CI machines are shared and slow at times, and a
 property either holds or not — speed is measured by the bench scripts, never by a test.
+
+Databases are migrated once per test process (``sqlite_template``, ``postgres_template``:
+the whole Alembic chain, as ``companion serve`` runs it) and copied for each test that wants
+one, so every test starts on a database of its own, migrated and empty.
 """
 
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import support
 from hypothesis import settings
-from support import DATA, load, unavailable  # noqa: F401  (re-exported for convenience)
+from support import DATA, gin_installed, load, migrated_sqlite, unavailable  # noqa: F401
 
 settings.register_profile("companion", deadline=None)
 settings.load_profile("companion")
+
+TESTS = Path(__file__).parent
+BROWSER = TESTS / "browser"
+#: Whole folders and modules of seconds-long tests: PDFs drawn by WeasyPrint (sheets/), full
+#: hypothesis counts, the API fuzzed from its OpenAPI document, the CLI in subprocesses, and
+#: throwaway PostgreSQL clusters started by scripts/postgres.sh.
+SLOW = [
+    TESTS / "sheets",
+    TESTS / "rules" / "test_properties.py",
+    TESTS / "rules" / "test_turn_properties.py",
+    TESTS / "web" / "test_schemathesis.py",
+    TESTS / "web" / "test_fuzz.py",
+    TESTS / "web" / "test_hostile_input.py",
+    TESTS / "web" / "test_sheets_ready.py",
+    TESTS / "test_test_script.py",
+    TESTS / "test_readme.py",
+    TESTS / "test_cli.py",
+    TESTS / "test_events_cli.py",
+    TESTS / "test_referee_cli.py",
+    TESTS / "test_rescue_cli.py",
+    TESTS / "test_msgfmt.py",
+]
+#: A test elsewhere that draws a PDF says so in its name (``…_sheet_…``, ``…_pdf…``).
+PDF = re.compile(r"sheet|pdf", re.IGNORECASE)
+#: The fixtures that start ``companion serve`` for real (tests/web/live_server.py).
+SERVERS = {"server", "servers"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark by folder, module and fixture, so a new test is marked where it lives: tests/browser/
+    is ``browser``; a test that uses a live server is ``server``; the modules in ``SLOW``, and
+    the web tests that draw a PDF, are ``slow``. ``-m "not slow and not server and not
+    browser"`` is then the fast run (README.md)."""
+    for item in items:
+        path = item.path
+        if BROWSER in path.parents:
+            item.add_marker(pytest.mark.browser)
+        if SERVERS & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.server)
+        if any(path == slow or slow in path.parents for slow in SLOW) or (
+            TESTS / "web" in path.parents and PDF.search(item.name)
+        ):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def gin() -> Iterator[None]:
+    """Gin Rummy (tests/games/) installed for one test, the way any game is."""
+    with gin_installed():
+        yield
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once for this test process; ``support.sqlite_copy`` copies it."""
+    return migrated_sqlite(tmp_path_factory.mktemp("template") / "companion.sqlite3")
+
+
+@pytest.fixture(scope="session")
+def postgres_template() -> Iterator[support.PostgresTemplate]:
+    """A PostgreSQL schema migrated once for this test process, which
+    ``support.postgres_copy`` copies; skipped (failed in CI) without PostgreSQL."""
+    with support.postgres_template() as template:
+        yield template

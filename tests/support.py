@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import glob
 import html
+import importlib
 import json
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 DATA = Path(__file__).parent / "data"
+#: Games that live only under tests/ (Gin Rummy), each a distribution beside its module.
+GAMES = Path(__file__).parent / "games"
 
 
 def load(name: str) -> dict:
@@ -67,9 +73,175 @@ def run_companion(
     return proc
 
 
-# --- PostgreSQL for the tests that use it (tests/web/conftest.py, tests/web/test_crash.py) --
+# --- Gin Rummy, the game installed by the tests (tests/games/, docs/adding-a-game.md) ------
+
+
+def forget_games() -> None:
+    """Ask the entry points afresh, and drop what was made from the games found before."""
+    from companion.adapters.sheets import render
+    from companion.domain.game import forget_games as forget_registry
+    from companion.i18n import catalogues, reference
+
+    forget_registry()
+    catalogues.translator.cache_clear()
+    reference.load.cache_clear()
+    render.environment.cache_clear()
+    for cached in (reference.owners, reference._mention):
+        cached.cache_clear()
+
+
+@contextmanager
+def gin_installed() -> Iterator[None]:
+    """Gin Rummy installed while the block runs: its distribution on ``sys.path`` (so its
+    ``companion.games`` entry point is found) and its words compiled; gone afterwards."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in GAMES.glob("*/translations/*/LC_MESSAGES/messages.po"):
+        with po.open("rb") as source, po.with_suffix(".mo").open("wb") as target:
+            write_mo(target, read_po(source))
+    sys.path.insert(0, str(GAMES))
+    importlib.invalidate_caches()
+    forget_games()
+    try:
+        yield
+    finally:
+        sys.path.remove(str(GAMES))
+        sys.modules.pop("gin_rummy", None)
+        forget_games()
+
+
+def every_game() -> list[str]:
+    """The id of every game that registers, Gin Rummy included (for ``parametrize``)."""
+    from companion.domain import all_games
+
+    with gin_installed():
+        return [game.id for game in all_games()]
+
+
+# --- Databases: migrated once, copied for each test (tests/conftest.py) ---------------------
 
 POSTGRES_ENV = "COMPANION_TEST_POSTGRES_URL"
+
+
+def migrated_sqlite(path: Path) -> Path:
+    """A new SQLite file at ``path`` taken through the whole Alembic chain, as ``companion
+    serve`` does, with its write-ahead log folded in: a copy of the one file is the database."""
+    from companion.adapters.db import make_engine, private_file, upgrade
+
+    private_file(path)
+    engine = make_engine(f"sqlite:///{path}")
+    try:
+        upgrade(engine)
+        with engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        engine.dispose()
+    return path
+
+
+def sqlite_copy(template: Path, path: Path) -> str:
+    """A copy of the migrated ``template`` at ``path`` (owner-only, as the app makes it); its
+    URL."""
+    shutil.copyfile(template, path)
+    path.chmod(0o600)
+    return f"sqlite:///{path}"
+
+
+def postgres_base() -> str:
+    """The URL of the PostgreSQL server for the tests (``COMPANION_TEST_POSTGRES_URL``)."""
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        unavailable(f"PostgreSQL not configured (set {POSTGRES_ENV})")
+    return str(base)
+
+
+def database_name(name: str) -> str:
+    """A new database or schema name made from ``name``: this test process's, never taken."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    tidy = re.sub(r"[^a-z0-9_]+", "_", name.lower())
+    return f"t_{worker}_{secrets.token_hex(4)}_{tidy}"[:63]
+
+
+@dataclass(frozen=True)
+class PostgresTemplate:
+    """A PostgreSQL schema migrated once (``schema``), and the SQL that makes a copy of it (its
+    ``pg_dump``, naming it), or None where no pg_dump can read the server."""
+
+    base: str
+    schema: str
+    sql: str | None
+
+
+@contextmanager
+def postgres_template() -> Iterator[PostgresTemplate]:
+    """A schema taken through the whole Alembic chain once, as ``companion serve`` does, for
+    ``postgres_copy`` to copy for each test; dropped afterwards."""
+    from companion.adapters.db import make_engine, upgrade
+
+    base = postgres_base()
+    with postgres_schema("template") as url:
+        engine = make_engine(url)
+        try:
+            upgrade(engine)
+        finally:
+            engine.dispose()
+        schema = schema_of(url)
+        yield PostgresTemplate(base, schema, schema_sql(base, schema))
+
+
+def schema_sql(base: str, schema: str) -> str | None:
+    """What ``pg_dump`` writes for ``schema`` (its tables, sequences, keys and rows), psql's
+    own commands left out; None without a pg_dump that can read the server."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_dump"), key=_version)
+    dump = found[-1] if found else shutil.which("pg_dump")
+    if dump is None:
+        return None
+    uri = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
+    command = [dump, "--schema", schema, "--inserts", "--no-owner", "--no-privileges", uri]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return None
+    return "\n".join(line for line in done.stdout.splitlines() if not line.startswith("\\"))
+
+
+def _version(path: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", path))
+
+
+def schema_of(url: str) -> str:
+    """The schema a ``with_search_path`` URL names."""
+    options = make_url(url).query["options"]
+    return str(options).removeprefix("-csearch_path=")
+
+
+@contextmanager
+def postgres_copy(template: PostgresTemplate, name: str) -> Iterator[str]:
+    """A new schema named after ``name``, a copy of ``template`` made in one transaction (its
+    SQL run again under the new name; where there is none, the migrations run again), as a
+    URL; dropped afterwards."""
+    schema = database_name(name)
+    admin = create_engine(template.base)
+    try:
+        with admin.begin() as conn:
+            if template.sql is None:
+                conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+            else:
+                conn.exec_driver_sql(template.sql.replace(template.schema, schema))
+        url = with_search_path(template.base, schema)
+        if template.sql is None:
+            from companion.adapters.db import make_engine, upgrade
+
+            engine = make_engine(url)
+            upgrade(engine)
+            engine.dispose()
+        try:
+            yield url
+        finally:
+            with admin.begin() as conn:
+                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    finally:
+        admin.dispose()
 
 
 def with_search_path(url: str, schema: str) -> str:
@@ -80,11 +252,9 @@ def with_search_path(url: str, schema: str) -> str:
 
 @contextmanager
 def postgres_schema(name: str) -> Iterator[str]:
-    """A new PostgreSQL schema named after ``name``, as a URL; dropped afterwards."""
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        unavailable(f"PostgreSQL not configured (set {POSTGRES_ENV})")
-    schema = f"t_{name}_{secrets.token_hex(4)}".lower()[:63]
+    """A new, empty PostgreSQL schema named after ``name``, as a URL; dropped afterwards."""
+    base = postgres_base()
+    schema = database_name(name)
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))

@@ -1,9 +1,10 @@
 """A fifth game that lives only under tests/games/ (Gin Rummy) goes through every shell with
 no change to any file outside its folder (issue 15, item 3; docs/adding-a-game.md).
 
-It is installed the way any game is: a distribution on ``sys.path`` whose entry point joins
-the ``companion.games`` group. The CLI, the JSON API, the phone pages, the rules reference and
-both score sheets then serve it, in its own words, numbers and template.
+It is installed the way any game is (the ``gin`` fixture, tests/conftest.py): a distribution
+on ``sys.path`` whose entry point joins the ``companion.games`` group. The CLI, the JSON API,
+the phone pages, the rules reference and both score sheets then serve it, in its own words,
+numbers and template.
 """
 
 from __future__ import annotations
@@ -13,23 +14,15 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from flask import Flask
-from support import run_companion
+from support import GAMES, run_companion
 
-from companion.adapters.sheets import render
 from companion.domain import all_games, get_game
-from companion.domain.game import forget_games
-from companion.i18n import catalogues, reference
 from companion.web.app import create_app
 
-GAMES = Path(__file__).resolve().parent / "games"
 ROUND: dict[str, Any] = {
     "game": "gin",
     "went_out": "Anna",
@@ -38,30 +31,6 @@ ROUND: dict[str, Any] = {
         {"name": "Béla", "hand": ["KD", "9C", "3C"]},  # 22
     ],
 }
-
-
-def _forget_games() -> None:
-    """Ask the entry points afresh, and drop what was made from the games found before."""
-    forget_games()
-    catalogues.translator.cache_clear()
-    reference.load.cache_clear()
-    render.environment.cache_clear()
-    for cached in (reference.owners, reference._mention):
-        cached.cache_clear()
-
-
-@pytest.fixture
-def gin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Gin Rummy installed for one test: its distribution on sys.path, its words compiled."""
-    for po in GAMES.glob("*/translations/*/LC_MESSAGES/messages.po"):
-        with po.open("rb") as source, po.with_suffix(".mo").open("wb") as target:
-            write_mo(target, read_po(source))
-    monkeypatch.syspath_prepend(str(GAMES))
-    _forget_games()
-    yield
-    monkeypatch.undo()
-    sys.modules.pop("gin_rummy", None)
-    _forget_games()
 
 
 def companion(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

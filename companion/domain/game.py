@@ -197,6 +197,18 @@ class Game:
         """How a round being entered multiplies its points, from what is typed so far."""
         return 1
 
+    def example_round(self) -> dict[str, Any]:
+        """A small legal round document of this game, in the contract's format: its ``game``,
+        every field its round form asks for (each ending, the last card where the game has
+        one) and each seat's object with cards, not counts, in the game's own notation.
+
+        Each game gives its own: it is what the tests score through every shell (the
+        command line, the API, the round form) for every installed game, and a game that
+        joins by being installed proves it is served like the others with it. A new dict
+        each time, free to change.
+        """
+        raise NotImplementedError(f"{type(self).__name__} gives no example round")
+
     def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
         """What a match result adds to a round's line beyond dealer, scores and totals."""
         return {"winners": list(outcome.winners)}

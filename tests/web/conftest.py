@@ -1,10 +1,12 @@
 """Fixtures for the web tests: ``app``, ``client`` and ``runner`` on SQLite and on PostgreSQL.
 
-Every test using ``app`` runs twice: on a fresh SQLite file, and on PostgreSQL in a schema
-made for the test module and dropped after it (``COMPANION_TEST_POSTGRES_URL``, e.g.
-``postgresql+psycopg://postgres@127.0.0.1:54330/postgres``; scripts/test starts one, on
-PGPORT_TEST or a free port).
-Both run the real Alembic migrations, as ``companion serve`` does.
+Every test using ``app`` runs twice: on SQLite and on PostgreSQL
+(``COMPANION_TEST_POSTGRES_URL``, e.g. ``postgresql+psycopg://postgres@127.0.0.1:54330/postgres``;
+scripts/test starts one, on PGPORT_TEST or a free port). Each test has a database of its own,
+made by the real Alembic migrations as ``companion serve`` runs them — once per test process,
+into a template that each test gets a copy of (a copy of the SQLite file; on PostgreSQL a
+schema of its own, made by the template schema's ``pg_dump``), dropped after the test.
+Nothing one test writes is seen by another.
 """
 
 from __future__ import annotations
@@ -15,26 +17,24 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from support import POSTGRES_ENV, postgres_schema, unavailable  # noqa: F401
+from support import POSTGRES_ENV, postgres_copy, postgres_schema, sqlite_copy  # noqa: F401
 
 from companion.web.app import create_app
 
 DATABASES = ["sqlite", "postgresql"]
 
 
-@pytest.fixture(scope="module")
-def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    """A fresh PostgreSQL schema for this test module, dropped afterwards."""
-    with postgres_schema(request.module.__name__.rsplit(".", 1)[-1]) as url:
-        yield url
-
-
 @pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The database under test: a temporary SQLite file, or this module's PostgreSQL schema."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The database under test, migrated and empty, this test's own: a copy of the SQLite
+    template file, or a PostgreSQL schema copied from the template schema."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'companion.sqlite3'}"
-    return request.getfixturevalue("postgres_url")
+        template = request.getfixturevalue("sqlite_template")
+        yield sqlite_copy(template, tmp_path / "companion.sqlite3")
+        return
+    template = request.getfixturevalue("postgres_template")
+    with postgres_copy(template, request.node.originalname) as url:
+        yield url
 
 
 @pytest.fixture(params=DATABASES)

@@ -26,6 +26,8 @@ from werkzeug.wrappers import Request
 from companion.domain.bounds import MAX_BODY
 from companion.web.server import READ_LIMIT
 
+pytestmark = pytest.mark.server  # companion serve, started for real
+
 HUGE = 10 * 1024**3
 LIMIT = MAX_BODY
 

@@ -195,6 +195,7 @@ def test_the_openapi_document_says_a_start_may_be_refused() -> None:
         assert re.search("address", answer["description"])
 
 
+@pytest.mark.server
 def test_the_real_server_counts_across_its_workers(tmp_path) -> None:
     """``companion serve`` with two workers: each start on a new connection may land on
     either, and the third is refused all the same (no clock needed: an hour is long)."""

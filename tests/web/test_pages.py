@@ -302,40 +302,6 @@ def test_the_round_form_is_drawn_from_the_games_descriptor(client: FlaskClient, 
     assert "data-game='" in page  # the descriptor the picker reads
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
-def test_a_round_of_every_game_is_saved_and_scored_by_the_rules_core(
-    client: FlaskClient, app: Flask, game: str
-) -> None:
-    doc = copy.deepcopy(ROUNDS[game])
-    edit = start(client, NAMES, first=1, game=game)
-    answer = client.post(f"/m/{edit}/rounds/new", data=form_data(doc))
-    assert answer.status_code == 302, html.unescape(answer.get_data(as_text=True))
-    page = client.get(f"/m/{edit}").get_data(as_text=True)
-    first = get_game(game).first_dealer(NAMES, "Márk")  # Márk deals, or starts (RK-2, RO-3)
-    expected = match_document(
-        {"game": game, "players": NAMES, "first_dealer": first, "rounds": [doc]}
-    )
-    assert totals_shown(page) == [expected["totals"][n] for n in NAMES]
-    # the history, rendered by store.describe in the game's words (issue 16)
-    assert ("Game 1 added" if game == "rummy17" else "Round 1 added") in page
-    assert 'data-clear-draft="companion:' in page  # the saved round's draft goes
-    nxt = expected["next"]
-    if get_game(game).first_seat == "starter":  # RK-2, RO-3: nobody deals
-        assert f": {nxt['starts']} starts." in page
-    else:
-        assert f"{nxt['dealer']} deals, {nxt['starts']} starts." in page
-    assert stored_rounds(app, edit) == [form_doc(doc)]
-
-
-def form_doc(doc: dict[str, Any]) -> dict[str, Any]:
-    """The document the form builds for ``doc``: every field the game's form has."""
-    desc = get_game(doc["game"]).descriptor()
-    out = copy.deepcopy(doc)
-    if desc.get("last_card") and "last_discard" not in out:
-        out["last_discard"] = None
-    return out
-
-
 def test_rummy17_round_is_marked_doubled(client: FlaskClient) -> None:
     doc = load("rummy17-doubled.json")
     edit = start(client, [p["name"] for p in doc["players"]])
@@ -719,7 +685,7 @@ def test_the_read_only_view_answers_304_until_the_match_changes(
     first = client.get(f"/v/{view}")
     tag = first.headers["ETag"]
     page = first.get_data(as_text=True)
-    assert f"data-etag='{tag}'" in page and "js/live.js" in page
+    assert f"data-etag='{tag}'" in page and re.search(r"/js/live\.(\w+\.)?js", page)
     assert '<svg viewBox="0 0' in page  # the QR code of the read-only link, on screen
     assert first.headers["Cache-Control"] == "no-cache"
     same = client.get(f"/v/{view}", headers={"If-None-Match": tag})

@@ -9,9 +9,12 @@ import time
 import tomllib
 from pathlib import Path
 
+import pytest
 from live_server import ROOT, serving
 
 from companion.web.server import BACKLOG, CONNECTIONS, cores, workers
+
+pytestmark = pytest.mark.server  # companion serve, started for real
 
 
 def children(pid: int) -> list[int]:

@@ -252,6 +252,7 @@ def running(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.server
 def test_companion_serve_runs_one_render_process_for_all_its_workers(tmp_path):
     """Two server processes, one render process; it draws their sheets, and it ends with
     every process it forked when the server is gone, even SIGKILLed (then nothing told it)."""

@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 from live_server import Server, serving
 
+pytestmark = pytest.mark.server  # companion serve, started for real
+
 SLOW = 300
 #: Rounds of one more byte on every slow connection, the pages loaded after each.
 ROUNDS = 3

@@ -40,6 +40,8 @@ from test_pages import totals_shown
 
 from companion.adapters import db
 
+pytestmark = pytest.mark.server  # companion serve, started for real
+
 MIGRATORS = 3
 PLAYERS = ["Anna", "Béla", "Cili", "Dani"]
 #: How often B's read-only page is asked again, at most, until it shows A's save (its

@@ -279,5 +279,18 @@ class Manipulation(LeftoverGame):
             for n in totals
         }
 
+    def example_round(self) -> dict[str, Any]:
+        """Béla knocks with 4 and is undercut by Anna's 3 (MR-12)."""
+        return {
+            "game": self.id,
+            "knocked": "Béla",
+            "went_out": None,
+            "players": [
+                {"name": "Anna", "hand": ["AH", "2C"]},
+                {"name": "Béla", "hand": ["4D"]},
+                {"name": "Cili", "hand": ["QS", "3H"]},
+            ],
+        }
+
 
 GAME = Manipulation()

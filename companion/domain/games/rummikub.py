@@ -174,5 +174,17 @@ class Rummikub(RackGame):
             for h in racks
         }
 
+    def example_round(self) -> dict[str, Any]:
+        """Cili empties her rack; Anna pays 30 for the joker on hers (RK-21)."""
+        return {
+            "game": self.id,
+            "went_out": "Cili",
+            "players": [
+                {"name": "Anna", "rack": ["K1", "K2", "*"]},
+                {"name": "Béla", "rack": ["O12", "B7"]},
+                {"name": "Cili", "rack": []},
+            ],
+        }
+
 
 GAME = Rummikub()

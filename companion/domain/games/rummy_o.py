@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from companion.domain.cards import Card, Deck, Token
 from companion.domain.game import Choice, Column, Decision
@@ -177,6 +178,19 @@ class RummyO(RackGame):
         return {
             h.name: sum(o.value for o in racks if o.name != h.name) if h.name in winners else 0
             for h in racks
+        }
+
+    def example_round(self) -> dict[str, Any]:
+        """Anna plays all her tiles and scores both racks: R1 and G13 count 10, a joker 25
+        (RO-2, RO-12)."""
+        return {
+            "game": self.id,
+            "went_out": "Anna",
+            "players": [
+                {"name": "Anna", "rack": []},
+                {"name": "Béla", "rack": ["R1", "K2"]},
+                {"name": "Cili", "rack": ["G13", "*"]},
+            ],
         }
 
 

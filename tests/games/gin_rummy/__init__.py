@@ -4,7 +4,7 @@ It proves that a game is one module: it joins the app through the ``companion.ga
 point of the distribution beside it (``companion_gin_rummy-1.0.dist-info``), and brings its
 own deck, melds, words, numbers, rules reference, a template and a Hungarian catalogue in
 this folder. Nothing outside ``tests/games/`` names it. Installed only by the tests that ask
-for it (``tests/games/conftest.py``).
+for it (the ``gin`` fixture of ``tests/conftest.py``).
 
 The rules, shortened for two players (GR-1…GR-6 in ``reference/en/gin.md``): whoever knocks
 with the lower deadwood scores the difference, plus 25 for gin (no deadwood); a knocker
@@ -118,6 +118,17 @@ class GinRummy(LeftoverGame):
             ],
         }
         return RoundOutcome(result, scores, (winner,))
+
+    def example_round(self) -> dict[str, Any]:
+        """Anna knocks with 7 deadwood against Béla's 22 and scores the difference (GR-5)."""
+        return {
+            "game": self.id,
+            "went_out": "Anna",
+            "players": [
+                {"name": "Anna", "hand": ["5S", "2H"]},
+                {"name": "Béla", "hand": ["KD", "9C", "3C"]},
+            ],
+        }
 
 
 GAME = GinRummy()

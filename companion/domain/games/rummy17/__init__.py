@@ -168,6 +168,29 @@ class Rummy17(Game):
     def round_line(self, outcome: RoundOutcome) -> dict[str, Any]:
         return {"rummy17": outcome.result["rummy17"]}
 
+    def example_round(self) -> dict[str, Any]:
+        """Anna goes out on B11 (no 17: nothing doubles, R17-15a); Béla's run holds a joker
+        for Y7 (R17-13); five bonus cards are out (R17-3)."""
+        return {
+            "game": self.id,
+            "bonus_cards": ["most-runs", "longest-set", "most-8-16", "fewest-blue", "went-out"],
+            "went_out": "Anna",
+            "last_discard": "B11",
+            "players": [
+                {
+                    "name": "Anna",
+                    "melds": [["G7", "G8", "G9", "G10"], ["R16", "B16", "Y16"]],
+                    "hand": [],
+                },
+                {
+                    "name": "Béla",
+                    "melds": [["K2", "K3", "K4"], ["Y5", "Y6", "*Y7", "Y8"]],
+                    "hand": ["R1", "G13"],
+                },
+                {"name": "Cili", "melds": [["R12", "B12", "G12", "K12"]], "hand": ["B5", "K17"]},
+            ],
+        }
+
     def describe(self) -> Description:
         high = self.deck.high
         return replace(
