@@ -24,6 +24,10 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -89,6 +93,34 @@ def addresses(host: str, port: int) -> list[str]:
             )
         )
     return lines
+
+
+def answers(address: str) -> bool:
+    """Whether the server at ``address`` answers a page (any HTTP status counts)."""
+    try:
+        with urllib.request.urlopen(address, timeout=5):
+            return True
+    except urllib.error.HTTPError:
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def announce_when_answering(
+    address: str,
+    say: Callable[[], None],
+    probe: Callable[[str], bool] = answers,
+    wait: Callable[[float], None] = time.sleep,
+    tries: int = 600,
+) -> bool:
+    """Call ``say`` once ``address`` answers a page, so the first page a person opens after
+    "Companion is running" is served at once; ``False`` if it never answered."""
+    for _try in range(tries):
+        if probe(address):
+            say()
+            return True
+        wait(0.1)
+    return False
 
 
 def cores() -> int:
@@ -206,11 +238,17 @@ def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
     engine = app.extensions["companion_db"]
     engine.dispose()  # no connection of the arbiter's may be shared with a worker
 
-    def ready() -> None:
+    def say() -> None:
         with app.app_context():
             for line in addresses(host, port):
                 print(line, flush=True)
             print(_("Data: %(db)s. Stop with Ctrl+C.", db=engine.url), flush=True)
+
+    def ready() -> None:
+        # The workers are still starting: say where to open it once it answers a page.
+        own = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+        first = url(own, port)
+        threading.Thread(target=announce_when_answering, args=(first, say), daemon=True).start()
 
     def after_fork() -> None:
         engine.dispose(close=False)  # a fresh pool in every worker

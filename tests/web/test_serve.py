@@ -64,3 +64,34 @@ def test_a_busy_port_is_one_sentence_and_exit_1(tmp_path):
     assert proc.returncode == 1
     assert f"Cannot listen on 127.0.0.1:{port}" in proc.stderr
     assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_the_address_is_said_only_once_the_server_answers_a_page():
+    """`companion serve` says "Companion is running" only after a page was answered: the
+    first page opened after it no longer waits for the workers to start."""
+    from companion.server import announce_when_answering
+
+    events: list[str] = []
+    answers = iter([False, False, False, True])
+
+    def probe(address: str) -> bool:
+        ok = next(answers)
+        events.append(f"asked {address}: {ok}")
+        return ok
+
+    said = announce_when_answering(
+        "http://127.0.0.1:5000/", lambda: events.append("said"), probe=probe, wait=lambda s: None
+    )
+    assert said is True
+    assert events[-1] == "said" and events.count("said") == 1
+    assert events[:4] == [f"asked http://127.0.0.1:5000/: {ok}" for ok in (False,) * 3 + (True,)]
+
+
+def test_a_server_that_never_answers_is_never_announced():
+    from companion.server import announce_when_answering
+
+    said: list[str] = []
+    assert not announce_when_answering(
+        "http://x/", lambda: said.append("x"), probe=lambda a: False, wait=lambda s: None, tries=5
+    )
+    assert said == []
