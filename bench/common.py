@@ -1,6 +1,7 @@
 """What the benchmarks share: a database with matches in it, and servers to measure.
 
-``companion serve`` is started exactly as a user starts it (gunicorn, one worker per core),
+``companion serve`` is started exactly as a user starts it (gunicorn's arbiter, waitress in
+each of its workers, one per core),
 on SQLite in a temporary instance folder; ``--server waitress`` serves the same app with
 waitress in one process (8 threads, its old setup) for the comparison in README.md, and the
 other ways bench/hello.py knows (gthread, gevent, asgi, granian) for issue 20's. The bare

@@ -1,7 +1,8 @@
 """The benchmark's servers other than ``companion serve``: ``hello.py WHAT HOW PORT``.
 
 WHAT is ``hello`` (a bare Flask app answering "hello") or ``companion`` (the app);
-HOW is ``gunicorn`` (exactly as ``companion serve`` serves, companion.server.serve_app),
+HOW is ``gunicorn`` (exactly as ``companion serve`` serves: gunicorn's arbiter, waitress in
+each worker; companion.server.serve_app),
 ``waitress`` (one process, 8 threads: how ``companion serve`` ran before issue 9; at most
 ``BENCH_CONNECTIONS`` connections, default waitress's 100), or, for bench/slowloris.py,
 ``gthread`` (gunicorn's threaded worker as ``companion serve`` ran before issue 20),

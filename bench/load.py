@@ -1,6 +1,6 @@
 """Load benchmark of issues 9 and 18: the scoreboards against a bare Flask "hello".
 
-Starts ``companion serve`` (the real server: gunicorn, one worker per core) on SQLite in a
+Starts ``companion serve`` (the real server: one worker per core, waitress in each) on SQLite in a
 temporary folder holding a 6-player, 12-round Rummy 17 match, and a bare Flask app that
 answers "hello", served the same way. Then, with Locust headless:
 

@@ -79,7 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
-    ratelimit.init_app(app, handle_http_error)  # after the views it limits are registered
+    ratelimit.init_app(app, handle_http_error)  # the views that start something: ``creating``
     register_commands(app)
     return app
 
@@ -114,12 +114,16 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
     from companion import web
-    from companion.web import api, events_api, sheet_views, tools
+    from companion.web import (
+        api,
+        events_api,  # noqa: F401  (its routes join api.bp on import)
+        sheet_views,
+        tools,
+    )
 
-    app.register_blueprint(api.bp)
-    csrf.exempt(api.bp)  # JSON only, and it uses no cookies
-    app.register_blueprint(events_api.bp)
-    csrf.exempt(events_api.bp)
+    app.register_blueprint(api.bp)  # /api/v1: all of the JSON API
+    csrf.exempt(api.bp)  # once: it uses no cookies (nor the Origin check, security.py)
+    app.register_blueprint(api.match_json_bp)
     web.register_blueprints(app)
     app.register_blueprint(sheet_views.bp)
     app.register_blueprint(tools.bp)

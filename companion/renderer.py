@@ -266,7 +266,8 @@ class Renderer:
     def _give_way(self) -> None:
         """Lower a renderer's priority from here as soon as it exists: its own ``os.nice`` runs
         only after it has imported WeasyPrint, which takes a core for half a second."""
-        pids = set(getattr(self._pool, "_processes", None) or ())
+        # This process's children of multiprocessing's making are its renderers.
+        pids = {child.pid for child in multiprocessing.active_children() if child.pid}
         self._lowered &= pids  # a renderer replaced after TASKS_PER_RENDERER is forgotten
         for pid in pids:
             if pid not in self._lowered:

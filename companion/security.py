@@ -9,6 +9,10 @@ dependency for six headers, its default ``force_https`` would break the plain-HT
 phones on the table's Wi-Fi use, and what may be cached (``TOKEN_FREE``) and when a cookie is
 ``Secure`` depend on this app's links and on the proxy setting below.
 
+``COMPANION_PUBLIC_URL`` (``https://club.example``) is the address every absolute link is
+built from, whatever host a request named (``PublicAddress``); without it, links use the
+address the client used (a server at the table: the phone's).
+
 Behind an HTTPS reverse proxy (``COMPANION_PROXY=1``, the number of proxies in front),
 Werkzeug's ``ProxyFix`` takes the scheme, host and client address from the proxy's
 ``X-Forwarded-*`` headers; a request that arrived over HTTPS then gets ``Secure`` cookies
@@ -90,7 +94,7 @@ TOKEN_FREE = frozenset(
         "rounds.view",
         "sheets.view_sheet",
         "sheets.blank",
-        "api.match_json_view",
+        "match_json.match_json_view",
         "api.game_list",
         "api.game_descriptor",
         "tools.check",
@@ -142,9 +146,10 @@ def same_origin() -> None:
     A browser names the page a post comes from in ``Origin``; it must be this host.
     ``null`` (sandboxed or privacy-sensitive places) passes only when the browser itself
     says the post is same-origin (``Sec-Fetch-Site``, which no page can set). Posts without
-    ``Origin`` (older browsers, scripts) rely on the CSRF token alone. The JSON API uses no
-    cookies and is not checked. Only the host is compared: behind a proxy that ends TLS the
-    app may see http where the browser saw https.
+    ``Origin`` (older browsers, scripts) rely on the CSRF token alone. The JSON API (one
+    blueprint, ``api``: every route under /api/v1) uses no cookies and is not checked. Only
+    the host is compared: behind a proxy that ends TLS the app may see http where the
+    browser saw https.
     """
     if request.method not in WRITES or request.blueprint == "api":
         return
@@ -165,6 +170,8 @@ class ChunkedLimit:
     the view a truncated body. So a chunked body is read here, at most one byte past the
     limit: within it, it is passed on with its length; past it, the rest is never read and
     the request goes on announcing one byte too many, so the view's first read is a 413.
+    (``companion serve``'s waitress passes a chunked body on with its length already; this
+    is for any other server. tests/web/test_body_limit.py shows Werkzeug cutting it short.)
     """
 
     def __init__(self, wsgi_app: Any, app: Flask) -> None:
@@ -186,6 +193,55 @@ class ChunkedLimit:
             environ["wsgi.input"] = io.BytesIO(b"" if len(body) > limit else body)
             environ.pop("HTTP_TRANSFER_ENCODING", None)
         return self.wsgi_app(environ, start_response)
+
+
+class PublicAddress:
+    """WSGI middleware: every request as if it came to ``COMPANION_PUBLIC_URL``.
+
+    Share links, QR codes (on pages and sheets) and every other absolute address are built
+    from the request's scheme and host. On a public server those come from the client (the
+    ``Host`` header, or the proxy's ``X-Forwarded-Host``): ``Host: evil.example`` would make
+    the app hand out ``http://evil.example/m/…``. With the setting, each request's scheme
+    and host are the configured ones whatever the client sent, so no link is ever built from
+    another host, and a form's ``Origin`` is compared with the configured host too. Without
+    it (a server on the table's Wi-Fi) links use the address the phone used.
+    """
+
+    def __init__(self, wsgi_app: Any, public_url: str) -> None:
+        self.wsgi_app = wsgi_app
+        self.scheme, self.host, self.port = public_address(public_url)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        environ["wsgi.url_scheme"] = self.scheme
+        environ["HTTP_HOST"] = self.host
+        environ["SERVER_NAME"] = self.host.rsplit(":", 1)[0] if self.port else self.host
+        environ["SERVER_PORT"] = self.port or ("443" if self.scheme == "https" else "80")
+        return self.wsgi_app(environ, start_response)
+
+
+def public_address(public_url: str) -> tuple[str, str, str]:
+    """``COMPANION_PUBLIC_URL`` read: its scheme, host (with a port, if it has one) and port.
+
+    :raises ValueError: it is not an address like ``https://club.example``.
+    """
+    parts = urlsplit(public_url.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if (
+        parts.scheme not in {"http", "https"}
+        or not parts.hostname
+        or parts.path not in {"", "/"}
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+        or (port is not None and port <= 0)
+    ):
+        raise ValueError(
+            f"COMPANION_PUBLIC_URL: {public_url!r} is not an address like https://club.example"
+        )
+    return parts.scheme, parts.netloc.lower(), str(port) if port else ""
 
 
 class SessionCookies(SecureCookieSessionInterface):
@@ -212,7 +268,10 @@ def proxies(app: Flask) -> int:
 
 def init_app(app: Flask) -> None:
     """Give the app a secret key (unless configured), the proxy setting and the headers."""
-    hops = proxies(app)
+    public_url = str(app.config.get("PUBLIC_URL") or "").strip()
+    if public_url:
+        app.wsgi_app = PublicAddress(app.wsgi_app, public_url)  # type: ignore[method-assign]
+    hops = proxies(app)  # outside it: the client's address still comes from the proxy
     if hops:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops

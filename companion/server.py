@@ -1,40 +1,40 @@
-"""``companion serve``: the web app under gunicorn, one worker process per core.
+"""``companion serve``: the web app in one server process per core, each reading every
+request whole before a thread runs the app.
 
-Why gunicorn with threaded workers (``gthread``) and not waitress: waitress serves from one
-process, so one core does all the Python work whatever the machine has, and it reads a whole
-request body (up to 1 GiB) before the app may refuse it. Measured side by side with
-bench/load.py (figures in bench/README.md), gunicorn's workers serve the scoreboard on every
-core, keep 1,000 connections each and pass the body through unread, so a request over the
-size limit is refused on its Content-Length (Flask's MAX_CONTENT_LENGTH) without reading it.
+gunicorn's arbiter binds the address, builds the app once (``preload_app``: the migrations run
+exactly once), forks a worker per core, restarts one that dies and stops them gracefully. Each
+worker (``WaitressWorker``) serves the arbiter's listening socket with waitress
+(``sockets=``): waitress's event loop reads a request's head and body into its own buffers,
+and only a whole request reaches one of the ``THREADS`` threads. A client sending its head a
+byte a second (slowloris) costs a socket, never a thread, so the pages keep answering. A body
+announced or sent over ``READ_LIMIT`` is refused by waitress at once (413, connection closed);
+one over the app's own limit (``MAX_BODY``, Flask's MAX_CONTENT_LENGTH) and within
+``READ_LIMIT`` is read and refused by the app in its own words (a page, or the API's error
+object). Both are public, documented parts: gunicorn's custom worker class (its ``Worker``:
+``sockets``, ``wsgi``, ``notify``, ``alive``) and waitress's ``create_server``; nothing of
+either's internals. The choice, and the servers measured for it: docs/adr/0001-server.md.
 
-The worker is gthread with its event loop reading each request whole (head, and a body up to
-the 1 MiB limit) before a thread takes it (companion/worker.py): a client trickling its head
-a byte a second (slowloris) costs a socket, not one of the 32 threads. gthread alone gave a
-thread to a connection at its first byte, and 70 such clients stopped every page; gevent
-workers, gunicorn's asyncio worker behind a2wsgi, waitress and granian were measured against
-it too (bench/slowloris.py, bench/README.md).
-
-The app is built once in the arbiter before the workers fork (``preload_app``), so the
-migrations run exactly once; each worker then opens its own database connections.
 ``serve_app`` serves any WSGI app the same way (the benchmark's bare "hello" app).
 """
 
 from __future__ import annotations
 
+import http.client
+import logging
 import os
 import socket
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
 from flask_babel import gettext as _
+from gunicorn.workers.base import Worker
 
 from companion.app import create_app
+from companion.limits import MAX_BODY
 from companion.renderer import RENDERERS, renderer
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
@@ -42,13 +42,26 @@ ANY_ADDRESS = {"0.0.0.0", "::", ""}
 #: Threads per worker: a request waiting on the database or a score sheet frees the core;
 #: at most renderer.WAITING of them wait for sheets, the rest are the pages'.
 THREADS = 32
-#: Open connections per worker (phones keep theirs alive between requests).
+#: Open connections per worker (phones keep theirs alive between requests; a slow client
+#: holds one too, but no thread).
 CONNECTIONS = 1000
-#: The worker: gthread whose event loop reads each request whole before a thread takes it
-#: (companion/worker.py), so slow clients cost no thread.
-WORKER = "companion.worker.BufferedWorker"
+#: The worker: waitress on the arbiter's listening sockets (``WaitressWorker`` below).
+WORKER = "companion.server.WaitressWorker"
 #: Connections waiting to be accepted (the kernel caps it at net.core.somaxconn).
 BACKLOG = 2048
+#: The most body bytes waitress reads for the app. A body over ``MAX_BODY`` and within this
+#: is read and refused by the app in its own words (413: a page, or the API's error object);
+#: one announced or sent over it is refused by waitress at once, and the connection closed.
+READ_LIMIT = 2 * MAX_BODY
+#: Seconds a connection may stay silent (kept alive between requests, or a request stalled
+#: half way) before it is closed.
+IDLE_SECONDS = 30
+#: How long a stopping worker waits for requests on their way (seconds), then for the
+#: answers being made (at most ``GRACEFUL`` in all).
+STOP_SECONDS = 5.0
+GRACEFUL = 10.0
+#: How long ``companion serve`` waits for its first answer before it says where to open it.
+ANSWER_SECONDS = 120.0
 
 
 def lan_address() -> str | None:
@@ -95,34 +108,6 @@ def addresses(host: str, port: int) -> list[str]:
     return lines
 
 
-def answers(address: str) -> bool:
-    """Whether the server at ``address`` answers a page (any HTTP status counts)."""
-    try:
-        with urllib.request.urlopen(address, timeout=5):
-            return True
-    except urllib.error.HTTPError:
-        return True
-    except (OSError, ValueError):
-        return False
-
-
-def announce_when_answering(
-    address: str,
-    say: Callable[[], None],
-    probe: Callable[[str], bool] = answers,
-    wait: Callable[[float], None] = time.sleep,
-    tries: int = 600,
-) -> bool:
-    """Call ``say`` once ``address`` answers a page, so the first page a person opens after
-    "Companion is running" is served at once; ``False`` if it never answered."""
-    for _try in range(tries):
-        if probe(address):
-            say()
-            return True
-        wait(0.1)
-    return False
-
-
 def cores() -> int:
     """The cores this process may run on."""
     try:
@@ -159,31 +144,86 @@ def check_port(host: str, port: int) -> None:
         raise SystemExit(1) from None
 
 
-def closing_refusals(app: Callable[..., Any]) -> Callable[..., Any]:
-    """``app``, except that the connection of a refused body (413) is closed after the answer.
+class WaitressWorker(Worker):  # type: ignore[misc]
+    """A gunicorn worker process that serves the arbiter's listening sockets with waitress.
 
-    A body over the limit is refused unread (on its Content-Length, or once a chunked body
-    passes the limit), so where the next request on that connection starts is unknown.
-    gunicorn would answer ``Connection: keep-alive`` and then, failing to skip the unread
-    body, drop the connection, so a client reusing it failed its next request. The answer
-    must say ``Connection: close``. gunicorn ignores a Connection header an app sends (a
-    WSGI app may not set hop-by-hop headers), so the server's own response object is told
-    to close: gunicorn's ``start_response`` is a method of it, ``force_close`` its switch.
+    Waitress's loop reads each request whole (head, then body up to ``READ_LIMIT``) before
+    one of ``THREADS`` threads runs the app. The loop is run here a poll at a time, so the
+    worker tells the arbiter it is alive (``notify``) and sees the stop signal (``alive``).
+    On a graceful stop it accepts nothing more, lets requests already on their way arrive for
+    ``STOP_SECONDS``, and waits for the answers being made and sent, at most ``GRACEFUL``.
     """
 
-    def wrapped(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            if status.startswith("413"):
-                force_close = getattr(
-                    getattr(start_response, "__self__", None), "force_close", None
-                )
-                if callable(force_close):
-                    force_close()
-            return start_response(status, headers, exc_info)
+    def run(self) -> None:
+        from waitress import wasyncore
+        from waitress.channel import HTTPChannel
+        from waitress.server import BaseWSGIServer, create_server
 
-        return app(environ, start)
+        # "Task queue depth is N": every thread busy, a request waits for one. A club night's
+        # peaks do that by the second; it is no warning worth a line each.
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+        busy = Busy(self.wsgi)
+        connections: dict[int, Any] = {}
+        # The worker's own copies of the arbiter's sockets (waitress makes them non-blocking).
+        sockets = [socket.socket(fileno=os.dup(listener.fileno())) for listener in self.sockets]
+        server = create_server(
+            busy,
+            map=connections,
+            sockets=sockets,
+            threads=THREADS,
+            connection_limit=CONNECTIONS,
+            backlog=BACKLOG,
+            max_request_body_size=READ_LIMIT + 1,  # waitress refuses a body of this size
+            channel_timeout=IDLE_SECONDS,
+            cleanup_interval=min(IDLE_SECONDS, 10),
+            asyncore_use_poll=True,  # select() stops at 1,024 descriptors
+            # X-Forwarded-* are the app's to believe or not (COMPANION_PROXY, ProxyFix).
+            clear_untrusted_proxy_headers=False,
+            ident="companion",
+        )
 
-    return wrapped
+        def poll(timeout: float) -> None:
+            self.notify()
+            wasyncore.loop(timeout=timeout, map=connections, use_poll=True, count=1)
+
+        while self.alive and os.getppid() == self.ppid:
+            poll(1.0)
+
+        # Stopping: nothing new is accepted, requests on their way get STOP_SECONDS to
+        # arrive, answers being made and sent get GRACEFUL in all.
+        for dispatcher in list(connections.values()):
+            if isinstance(dispatcher, BaseWSGIServer):
+                dispatcher.del_channel()
+        for sock in [*sockets, *self.sockets]:
+            sock.close()
+        now = time.monotonic()
+        arriving, deadline = now + STOP_SECONDS, now + GRACEFUL
+        while time.monotonic() < deadline:
+            channels = [d for d in connections.values() if isinstance(d, HTTPChannel)]
+            sending = busy.count or any(channel.writable() for channel in channels)
+            if not channels or (not sending and time.monotonic() > arriving):
+                break
+            poll(0.05)
+        server.task_dispatcher.shutdown(timeout=1)
+
+
+class Busy:
+    """The app, counting the requests it is running (a stopping worker waits for them; an
+    answer made is then in its connection's buffer, which the worker waits to send)."""
+
+    def __init__(self, app: Callable[..., Any]) -> None:
+        self.app = app
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        with self.lock:
+            self.count += 1
+        try:
+            return self.app(environ, start_response)
+        finally:
+            with self.lock:
+                self.count -= 1
 
 
 def serve_app(
@@ -195,7 +235,8 @@ def serve_app(
     after_fork: Callable[[], None] | None = None,
     worker_class: str = WORKER,
 ) -> None:
-    """Serve the WSGI ``app`` with gunicorn until interrupted (Ctrl+C stops it gracefully).
+    """Serve the WSGI ``app`` until interrupted (Ctrl+C stops it gracefully); ``ready`` is
+    called once it has answered a request (``answering``).
 
     ``worker_class`` is for the benchmarks' comparisons (bench/slowloris.py)."""
     from gunicorn.app.base import BaseApplication
@@ -209,13 +250,13 @@ def serve_app(
         "backlog": BACKLOG,
         "keepalive": 5,
         "timeout": 60,
-        "graceful_timeout": 10,
+        "graceful_timeout": int(GRACEFUL) + 5,
         "preload_app": True,
         "accesslog": None,  # paths hold link tokens: no access log
         "errorlog": "-",
         "loglevel": "warning",
         "proc_name": "companion",
-        "when_ready": lambda _server: ready() if ready else None,
+        "when_ready": lambda _server: answering(host, port, ready) if ready else None,
         "post_fork": lambda _server, _worker: after_fork() if after_fork else None,
         "worker_exit": lambda _server, _worker: renderer.shutdown(),
     }
@@ -226,33 +267,55 @@ def serve_app(
                 self.cfg.set(key, value)
 
         def load(self) -> Callable[..., Any]:
-            return closing_refusals(app)
+            return app
 
     check_port(host, port)
     Gunicorn().run()
 
 
+def answering(host: str, port: int, then: Callable[[], None]) -> None:
+    """Call ``then`` once the server answers a request, from a thread of the arbiter's.
+
+    The arbiter is ready when it listens; its workers still have to start (and warm their
+    sheet renderers), so a page asked for at once waited seconds on a loaded machine. The
+    address is said only once a page was answered.
+    """
+    if host in ANY_ADDRESS:
+        host = "::1" if host == "::" else "127.0.0.1"
+
+    def wait() -> None:
+        deadline = time.monotonic() + ANSWER_SECONDS
+        while time.monotonic() < deadline:
+            ask = http.client.HTTPConnection(host, port, timeout=5)
+            try:
+                ask.request("GET", "/")
+                ask.getresponse().read()
+                break
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.1)
+            finally:
+                ask.close()
+        then()
+
+    threading.Thread(target=wait, name="answering", daemon=True).start()
+
+
 def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
-    """Migrate the database, say where to open the app, and serve it until interrupted."""
+    """Migrate the database, serve the app until interrupted, and say where to open it once
+    it answers."""
     app: Flask = create_app()  # creates the instance folder and runs the migrations, once
     engine = app.extensions["companion_db"]
     engine.dispose()  # no connection of the arbiter's may be shared with a worker
 
-    def say() -> None:
+    def ready() -> None:
         with app.app_context():
             for line in addresses(host, port):
                 print(line, flush=True)
             print(_("Data: %(db)s. Stop with Ctrl+C.", db=engine.url), flush=True)
 
-    def ready() -> None:
-        # The workers are still starting: say where to open it once it answers a page.
-        own = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
-        first = url(own, port)
-        threading.Thread(target=announce_when_answering, args=(first, say), daemon=True).start()
-
     def after_fork() -> None:
         engine.dispose(close=False)  # a fresh pool in every worker
-        # Its sheet renderers started and warm before it takes requests (issue 26).
+        # Its sheet renderers started and warm before it takes requests.
         renderer.start(int(app.config.get("SHEET_RENDERERS", RENDERERS)))
 
     serve_app(app, host, port, ready=ready, after_fork=after_fork)

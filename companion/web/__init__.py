@@ -3,9 +3,10 @@
 ``reference`` (the rules, clause by clause, and the links to them from every page),
 ``players`` (figures across matches, a match as CSV), ``offline`` (the manifest and
 the service worker), ``referee``, ``events`` and ``parts`` (own hands: a player's own
-page, and the parts as the round form shows them); and beside them ``api`` and
-``events_api`` (the JSON API), ``sheet_views`` (the PDF score sheets) and ``tools`` (is
-this meld legal, put the table back, choose a blank sheet), which the app registers itself.
+page, and the parts as the round form shows them); and beside them ``api`` (the JSON API
+at /api/v1, one blueprint: ``events_api`` adds the events' routes to it), ``sheet_views``
+(the PDF score sheets) and ``tools`` (is this meld legal, put the table back, choose a blank
+sheet), which the app registers itself.
 
 Views parse the request, call the store (which calls the rules core), and place an
 ``EntryError``'s problems next to the fields they are about. No score is computed here, and

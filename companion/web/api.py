@@ -22,6 +22,7 @@ from companion.db import get_session
 from companion.i18n import translator
 from companion.limits import MAX_DEPTH, MAX_INT
 from companion.models import Event, Match
+from companion.ratelimit import creating
 from companion.rules import (
     EntryError,
     check_meld,
@@ -37,7 +38,12 @@ from companion.rules.events import standings
 from companion.rules.messages import N_, register
 from companion.rules.names import name_key
 
-bp = Blueprint("api", __name__)
+#: The JSON API, every part of it (companion.web.events_api adds the events' routes): one
+#: blueprint at /api/v1, exempted once from the CSRF token and the Origin check (app.py,
+#: security.same_origin): it uses no cookies.
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+#: A match's read-only JSON beside its read-only page (not part of the API's paths).
+match_json_bp = Blueprint("match_json", __name__)
 
 register(
     {
@@ -191,25 +197,25 @@ def _check(body: Any) -> dict[str, Any]:
     return check_meld(body.get("game"), cards)
 
 
-@bp.post("/api/v1/score")
+@bp.post("/score")
 def score() -> tuple[Response, int]:
     """Score one round (contract ``score``)."""
     return _answer(score_document, api_models.Round)
 
 
-@bp.post("/api/v1/match")
+@bp.post("/match")
 def match() -> tuple[Response, int]:
     """Score a whole match (contract ``match``)."""
     return _answer(match_document, api_models.MatchDocument)
 
 
-@bp.post("/api/v1/standings")
+@bp.post("/standings")
 def event_standings() -> tuple[Response, int]:
     """The standings of an event of several tables (contract ``standings``, EV-5)."""
     return _answer(standings, api_models.EventDocument)
 
 
-@bp.post("/api/v1/check")
+@bp.post("/check")
 def check() -> tuple[Response, int]:
     """Is this a legal meld? (contract ``check``; 200 either way, ``valid`` says which)."""
     return _answer(_check)
@@ -224,7 +230,7 @@ def _rescue(body: Any) -> dict[str, Any]:
     return get_game(body.get("game")).rescue(cards)
 
 
-@bp.post("/api/v1/rescue")
+@bp.post("/rescue")
 def rescue() -> tuple[Response, int]:
     """Put the table back (contract ``rescue``; 200 either way, ``solved`` says which)."""
     return _answer(_rescue)
@@ -233,13 +239,13 @@ def rescue() -> tuple[Response, int]:
 # --- games --------------------------------------------------------------------------------
 
 
-@bp.get("/api/v1/games")
+@bp.get("/games")
 def game_list() -> Response:
     """Every game's descriptor, in the rulebooks' order."""
     return jsonify([game.descriptor() for game in games()])
 
 
-@bp.get("/api/v1/games/<game_id>")
+@bp.get("/games/<game_id>")
 def game_descriptor(game_id: str) -> Response:
     """One game's descriptor; 404 for an unknown game."""
     known = [game.id for game in games()]
@@ -249,7 +255,7 @@ def game_descriptor(game_id: str) -> Response:
     return jsonify(get_game(game_id).descriptor())
 
 
-@bp.get("/api/v1/openapi.json")
+@bp.get("/openapi.json")
 def openapi_document() -> Response:
     """The OpenAPI 3.1 document of this API (request bodies: the edge's models)."""
     return jsonify(openapi.document())
@@ -368,7 +374,8 @@ def _write_refused(err: EntryError, match: Match) -> Response:
     return _problem(err, 422)  # not valid, or a twin with this key and another body was first
 
 
-@bp.post("/api/v1/matches")
+@bp.post("/matches")
+@creating
 def create_match() -> Response:
     """Start a match: ``{"game", "players", "first_dealer", "games"?, "title"?}`` → 201."""
     body = _body()
@@ -398,7 +405,7 @@ def create_match() -> Response:
     return response
 
 
-@bp.get("/api/v1/matches/<token>")
+@bp.get("/matches/<token>")
 def read_match(token: str) -> Response:
     """A match by its edit or view token (``edit`` only in the answer to the edit token)."""
     session = get_session()
@@ -411,7 +418,7 @@ def read_match(token: str) -> Response:
     return _match_response(found, editing=False)
 
 
-@bp.post("/api/v1/matches/<token>/games")
+@bp.post("/matches/<token>/games")
 def add_round(token: str) -> Response:
     """Add the next round (a ``ROUND`` document) → 201 with the match."""
 
@@ -421,7 +428,7 @@ def add_round(token: str) -> Response:
     return _write(token, 201, change, required=False)
 
 
-@bp.put("/api/v1/matches/<token>/games/<int:number>")
+@bp.put("/matches/<token>/games/<int:number>")
 def replace_round(token: str, number: int) -> Response:
     """Replace round ``number`` → 200 with the match; needs ``If-Match``."""
 
@@ -431,7 +438,7 @@ def replace_round(token: str, number: int) -> Response:
     return _write(token, 200, change, required=True)
 
 
-@bp.delete("/api/v1/matches/<token>/games/<int:number>")
+@bp.delete("/matches/<token>/games/<int:number>")
 def delete_round(token: str, number: int) -> Response:
     """Delete round ``number`` → 200 with the match; needs ``If-Match``."""
 
@@ -448,7 +455,7 @@ def _no_parts() -> Response:
     return _problem(EntryError("parts-none-open"), 404)
 
 
-@bp.post("/api/v1/matches/<token>/parts")
+@bp.post("/matches/<token>/parts")
 def open_parts(token: str) -> Response:
     """Open the next round's parts → 201 with one token per player; 200 when open already."""
     match = _editable(token)
@@ -473,7 +480,7 @@ def _open_parts(token: str) -> tuple[Match, list[Any]] | Response:
     return (match, parts) if parts else _no_parts()
 
 
-@bp.get("/api/v1/matches/<token>/parts")
+@bp.get("/matches/<token>/parts")
 def read_parts(token: str) -> Response:
     """The scorekeeper reads every part of the open round (null: not sent yet)."""
     found = _open_parts(token)
@@ -482,7 +489,7 @@ def read_parts(token: str) -> Response:
     return jsonify(store.parts_answer(found[1], found[0]))
 
 
-@bp.delete("/api/v1/matches/<token>/parts")
+@bp.delete("/matches/<token>/parts")
 def drop_parts(token: str) -> Response:
     """Drop the open parts: their tokens answer 410 from now on."""
     found = _open_parts(token)
@@ -514,7 +521,7 @@ def _part(token: str) -> tuple[Any, Match] | Response:
     return part, match
 
 
-@bp.get("/api/v1/parts/<token>")
+@bp.get("/parts/<token>")
 def read_part(token: str) -> Response:
     """One player's part by its token (``part`` null before the first PUT); 410 once closed."""
     found = _part(token)
@@ -535,7 +542,7 @@ def _own(body: Any, name: str) -> Any:
     return body
 
 
-@bp.put("/api/v1/parts/<token>")
+@bp.put("/parts/<token>")
 def write_part(token: str) -> Response:
     """Enter one player's part; 422 when it is bad on its own (nothing stored), 410 once closed."""
     found = _part(token)
@@ -572,7 +579,7 @@ def match_json(match: Match) -> dict[str, Any]:
     return out
 
 
-@bp.get("/v/<view_token>.json")
+@match_json_bp.get("/v/<view_token>.json")
 def match_json_view(view_token: str) -> Response:
     """A match as JSON at its read-only link plus ``.json``."""
     found = store.get_by_view_token(get_session(), view_token)
@@ -586,13 +593,13 @@ def match_json_view(view_token: str) -> Response:
 # --- the referee at the table: turn, knock, redeal (contract "turn", "knock"; RK-3) ---------
 
 
-@bp.post("/api/v1/turn")
+@bp.post("/turn")
 def turn() -> tuple[Response, int]:
     """Is this turn legal? (contract ``turn``; 200 either way, ``valid`` says which)."""
     return _answer(check_turn, api_models.TurnBody)
 
 
-@bp.post("/api/v1/knock")
+@bp.post("/knock")
 def knock() -> tuple[Response, int]:
     """Who gets the face-up card? (contract ``knock``, R17-8)."""
     return _answer(lambda body: rules.knock(body, translator()), api_models.KnockBody)
@@ -607,13 +614,13 @@ def _redeal(body: Any) -> dict[str, Any]:
     return check_redeal(body.get("game"), tiles)
 
 
-@bp.post("/api/v1/redeal")
+@bp.post("/redeal")
 def redeal() -> tuple[Response, int]:
     """May a player ask for a reshuffle? ``{"game", "tiles"}`` (RK-3: three or more pairs)."""
     return _answer(_redeal)
 
 
-#: The API's edge for other blueprints of ``/api/v1`` (events): the body within the limits,
+#: The API's edge for its other modules (the events' routes): the body within the limits,
 #: and an ``EntryError`` as the contract's error object.
 json_body = _body
 error_response = _problem

@@ -114,7 +114,7 @@ def links(match: Match, editable: bool) -> dict[str, str]:
         "board_url": own,
         "pdf_url": own + "/sheet.pdf",
         "csv_url": own + "/export.csv",
-        "json_url": url_for("api.match_json_view", view_token=match.view_token),
+        "json_url": url_for("match_json.match_json_view", view_token=match.view_token),
     }
     if editable:
         out["edit_url"] = url_for("pages.scoreboard", edit=match.edit_token, _external=True)

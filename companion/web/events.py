@@ -35,6 +35,7 @@ from companion.cache import LRU
 from companion.db import get_session
 from companion.i18n import gw, select_locale, translator
 from companion.models import Event
+from companion.ratelimit import creating
 from companion.rules import EntryError, games, get_game
 from companion.rules.names import spelled
 from companion.web import sheet_views
@@ -134,6 +135,7 @@ def _int(raw: str | None) -> int | None | str:
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
+@creating
 def new() -> str | Response:
     """Start an event: the game, the entrants (one per line), sessions, rounds, table size."""
     choices = [descriptor(g) for g in games()]

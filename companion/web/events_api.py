@@ -17,15 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Response, jsonify
 
 from companion import events, store
 from companion.db import get_session
 from companion.models import Event
+from companion.ratelimit import creating
 from companion.rules import EntryError, get_game
-from companion.web.api import based_on, error_response, json_body
-
-bp = Blueprint("events_api", __name__)
+from companion.web.api import based_on, bp, error_response, json_body
 
 EVENT_FIELDS = ("game", "entrants", "sessions", "rounds", "size", "seating", "title")
 
@@ -82,7 +81,8 @@ def _not_found() -> Response:
     return error_response(EntryError("event-not-found"), 404)
 
 
-@bp.post("/api/v1/events")
+@bp.post("/events", endpoint="create_event")
+@creating
 def create() -> Response:
     """Start an event (EV-1) → 201 with both tokens."""
     body = json_body()
@@ -110,7 +110,7 @@ def create() -> Response:
     return response
 
 
-@bp.get("/api/v1/events/<token>")
+@bp.get("/events/<token>", endpoint="read_event")
 def read(token: str) -> Response:
     """An event by its organiser's or read-only token."""
     session = get_session()
@@ -138,19 +138,19 @@ def _write(token: str, action: Callable[[Event, int | None], Any], status: int) 
     return _answer(event, status)
 
 
-@bp.post("/api/v1/events/<token>/sessions")
+@bp.post("/events/<token>/sessions", endpoint="seat_event")
 def seat(token: str) -> Response:
     """Seat the next session (EV-2, EV-3) → 201."""
     return _write(token, lambda e, r: events.seat_next(get_session(), e, r), 201)
 
 
-@bp.post("/api/v1/events/<token>/redraw")
+@bp.post("/events/<token>/redraw", endpoint="redraw_event")
 def redraw(token: str) -> Response:
     """Draw the last session again before any table saved a round (EV-3)."""
     return _write(token, lambda e, r: events.redraw(get_session(), e, r), 200)
 
 
-@bp.post("/api/v1/events/<token>/entrants")
+@bp.post("/events/<token>/entrants", endpoint="join_event")
 def join(token: str) -> Response:
     """A late arrival, ``{"name": …}``, seated from the next session (EV-1)."""
     body = json_body()
@@ -158,7 +158,7 @@ def join(token: str) -> Response:
     return _write(token, lambda e, r: events.add_entrant(get_session(), e, name, r), 200)
 
 
-@bp.delete("/api/v1/events/<token>/entrants/<name>")
+@bp.delete("/events/<token>/entrants/<name>", endpoint="withdraw_from_event")
 def withdraw(token: str, name: str) -> Response:
     """An entrant withdraws before the next session (EV-1); played results stay."""
     return _write(token, lambda e, r: events.withdraw(get_session(), e, name, r), 200)

@@ -32,6 +32,7 @@ from companion.db import get_engine, get_session
 from companion.forms import WHOLE, ConfirmForm, MatchForm
 from companion.i18n import gw, select_locale, translator
 from companion.models import Match
+from companion.ratelimit import creating
 from companion.rules import EntryError, Game, check_names, games, get_game
 from companion.rules.names import name_key
 from companion.web import offline
@@ -110,6 +111,7 @@ def _game(game_id: str) -> Game:
 
 
 @bp.route("/start/<game_id>", methods=["GET", "POST"])
+@creating
 def start(game_id: str) -> Response | tuple[str, int]:
     """Start a match of one game: names in seat order, who goes first, how many rounds."""
     game = _game(game_id)
@@ -399,6 +401,7 @@ def lengthen(edit: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/m/<edit>/rematch")
+@creating
 def rematch(edit: str) -> Response:
     """A new match at the same table: same game, seats and length; the next player begins."""
     match = by_edit(edit)

@@ -220,3 +220,52 @@ def test_the_real_server_counts_across_its_workers(tmp_path) -> None:
                 statuses.append(refused.code)
                 assert int(refused.headers["Retry-After"]) > 3500
         assert statuses == [201, 201, 429, 429]
+
+
+def test_a_burst_of_100_starts_from_one_address_makes_exactly_the_limit(tmp_path) -> None:
+    """100 starts at once from one address against the real server (two workers), with a
+    limit of 5 a minute: exactly 5 matches are made, and 95 are refused. Each start is
+    counted before its view runs, in the same step that checks the limit (checking first and
+    counting after success let 56 of 100 through)."""
+    import http.client
+    import json
+    import threading
+
+    from live_server import serving
+    from sqlmodel import func, select
+
+    from companion.db import get_session
+    from companion.models import Match
+
+    instance = tmp_path / "instance"
+    env = {
+        "COMPANION_INSTANCE_PATH": str(instance),
+        "COMPANION_WORKERS": "2",
+        "COMPANION_CREATE_LIMIT": "5/minute",
+    }
+    starts = 100
+    with serving(env) as server:
+        ready = threading.Barrier(starts)
+        statuses: list[int] = []
+        body = json.dumps(MATCH)
+
+        def start() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+            try:
+                conn.connect()
+                ready.wait()  # all 100 connected, then all sent at once
+                conn.request("POST", "/api/v1/matches", body, {"Content-Type": "application/json"})
+                statuses.append(conn.getresponse().status)
+            finally:
+                conn.close()
+
+        threads = [threading.Thread(target=start) for _ in range(starts)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+    assert sorted(set(statuses)) == [201, 429]
+    assert statuses.count(201) == 5 and statuses.count(429) == starts - 5
+    app = create_app({"INSTANCE_PATH": str(instance), "SECRET_KEY": "x"})
+    with app.app_context():
+        assert get_session().exec(select(func.count()).select_from(Match)).one() == 5

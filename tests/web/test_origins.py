@@ -64,6 +64,29 @@ def test_the_api_has_no_origin_check(client):
     assert response.status_code == 200
 
 
+def test_every_part_of_the_api_is_exempted_once_the_events_too(csrf_app):
+    """The API is one blueprint at /api/v1: no CSRF token and no Origin check anywhere in
+    it, the events' routes included (they used to be a blueprint of their own, exempted from
+    the token but not from the Origin check)."""
+    rules = list(csrf_app.url_map.iter_rules())
+    api = {rule.rule for rule in rules if rule.endpoint.startswith("api.")}
+    assert api == {rule.rule for rule in rules if rule.rule.startswith("/api/")}
+    assert "/api/v1/events" in api and "/api/v1/matches" in api
+    client = csrf_app.test_client()
+    entrants = ["Anna", "Béla", "Cili", "Dani"]
+    made = client.post(
+        "/api/v1/events",
+        json={"game": "rummikub", "entrants": entrants},
+        headers={"Origin": "https://evil.example"},
+    )
+    assert made.status_code == 201, made.get_json()
+    seated = client.post(
+        f"/api/v1/events/{made.get_json()['edit']}/sessions",
+        headers={"Origin": "https://elsewhere.example"},
+    )
+    assert seated.status_code == 201, seated.get_json()
+
+
 def test_no_copy_is_kept_of_what_an_edit_token_reaches(app, client):
     with app.app_context():
         match = store.create_match(

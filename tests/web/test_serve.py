@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 from live_server import ROOT, serving
@@ -44,6 +45,44 @@ def test_serve_says_where_to_open_it_and_runs_one_worker_per_core(tmp_path, monk
         assert len(children(server.process.pid)) == 2
 
 
+#: Run in the server before the app is made: every request the app answers says so on the
+#: server's output first (its workers share it with the arbiter).
+SAYS_ANSWERED = """
+import companion.app
+
+made = companion.app.create_app
+
+
+def create_app(*args, **kwargs):
+    app = made(*args, **kwargs)
+    inner = app.wsgi_app
+
+    def answering(environ, start_response):
+        print("answered " + environ["PATH_INFO"], flush=True)
+        return inner(environ, start_response)
+
+    app.wsgi_app = answering
+    return app
+
+
+companion.app.create_app = create_app
+"""
+
+
+def test_serve_says_where_to_open_it_only_once_it_has_answered(tmp_path):
+    """The arbiter listens before its workers have started (and warmed their renderers):
+    "Companion is running" used to come first, and the first page then took seconds. Now
+    the server asks itself for a page and says where to open it once it was answered."""
+    env = {"COMPANION_INSTANCE_PATH": str(tmp_path / "instance"), "COMPANION_WORKERS": "2"}
+    with serving(env, preamble=SAYS_ANSWERED) as server:
+        assert server.process is not None and server.process.stdout is not None
+        lines = []
+        while not (line := server.process.stdout.readline()).startswith("Companion is running"):
+            assert line, f"the server ended: {lines}"
+            lines.append(line.strip())
+        assert "answered /" in lines  # its own request for the home page, answered before
+
+
 def test_a_busy_port_is_one_sentence_and_exit_1(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -66,32 +105,13 @@ def test_a_busy_port_is_one_sentence_and_exit_1(tmp_path):
     assert "Traceback" not in proc.stderr + proc.stdout
 
 
-def test_the_address_is_said_only_once_the_server_answers_a_page():
-    """`companion serve` says "Companion is running" only after a page was answered: the
-    first page opened after it no longer waits for the workers to start."""
-    from companion.server import announce_when_answering
-
-    events: list[str] = []
-    answers = iter([False, False, False, True])
-
-    def probe(address: str) -> bool:
-        ok = next(answers)
-        events.append(f"asked {address}: {ok}")
-        return ok
-
-    said = announce_when_answering(
-        "http://127.0.0.1:5000/", lambda: events.append("said"), probe=probe, wait=lambda s: None
-    )
-    assert said is True
-    assert events[-1] == "said" and events.count("said") == 1
-    assert events[:4] == [f"asked http://127.0.0.1:5000/: {ok}" for ok in (False,) * 3 + (True,)]
-
-
-def test_a_server_that_never_answers_is_never_announced():
-    from companion.server import announce_when_answering
-
-    said: list[str] = []
-    assert not announce_when_answering(
-        "http://x/", lambda: said.append("x"), probe=lambda a: False, wait=lambda s: None, tries=5
-    )
-    assert said == []
+def test_the_server_uses_no_librarys_internals_and_pins_no_release_away():
+    """What the server and the limiter build on is the libraries' public side (gunicorn's
+    worker class, waitress's create_server, Flask-Limiter's decorators, the limits storage
+    interface), so nothing pins a library below its next release."""
+    source = "\n".join(path.read_text() for path in (ROOT / "companion").rglob("*.py"))
+    for internal in ("take_buffered", "_check_request_limit", "nr_conns", "._processes"):
+        assert internal not in source, internal
+    with open(ROOT / "pyproject.toml", "rb") as project:
+        needs = tomllib.load(project)["project"]["dependencies"]
+    assert [need for need in needs if "<" in need] == []

@@ -1,0 +1,1 @@
+"""What the app keeps outside itself: databases, stores, files and queues."""
