@@ -445,7 +445,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
         _, c, v = _parse(doc["last_discard"])
         pick(ending.get_by_role("button", name="Pick"), [f"c:{c}", f"v:{v}"])
     walker = page.locator("#walker")
-    if walker.is_visible():  # the walker opened by itself once the ending was given (issue 18)
+    if walker.is_visible():  # the walker opened by itself once the ending was given
         count.tap(walker.get_by_role("button", name="Close"), "close the walker")
     for i, player in enumerate(doc["players"]):
         box = page.locator("fieldset.player").nth(i)
@@ -476,7 +476,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
     return count.taps
 
 
-# --- Own hands: a phone per player (issue 28) ----------------------------------------------
+# --- Own hands: a phone per player ----------------------------------------------
 
 
 def open_parts(count: Counter) -> list[str]:

@@ -4,7 +4,7 @@ Order: ``?lang=`` (a tap on the language switcher, then kept on the device in a 
 cookie, then the browser's ``Accept-Language``; English when none of them names a language
 the app speaks. Numbers and dates go through Babel's formatting for that language.
 
-Words differ by game where the publishers' editions differ (issue 16): ``gw(game, text)`` and
+Words differ by game where the publishers' editions differ: ``gw(game, text)`` and
 ``ngw(game, singular, plural, n)`` say a text in the game's message context, for pages and
 views alike. English has a catalogue too, of those texts alone (Rummy 17's "Game 3"), read by
 the app's ``Catalogue`` and, like every language's, by Flask-Babel from the same folder.

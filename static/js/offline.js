@@ -212,6 +212,11 @@
       sent.then(function (result) {
         submitter.disabled = false;
         if (result === "saved") {
+          // Saved: this form's drafts go here, not on the next page, which a request of this
+          // page still in flight (a live update) can reach first.
+          (form.getAttribute("data-forget") || "").split(" ").forEach(function (key) {
+            try { if (key) localStorage.removeItem(key); } catch (e) { /* storage off */ }
+          });
           outbox.drop(item.key).then(function () { location.href = board; });
         } else if (result === "refused") {
           outbox.drop(item.key).then(function () { showAnswer(item); });

@@ -1,4 +1,4 @@
-// Own hands: every player enters their own part on their own phone (issue 28). This is the
+// Own hands: every player enters their own part on their own phone. This is the
 // scorekeeper's side; a player's own page is part.js.
 //
 // - The round form, with the parts open, asks the server every 1.5 s which parts came

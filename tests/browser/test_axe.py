@@ -97,7 +97,7 @@ def pages(server: Any) -> dict[str, tuple[str, tuple[str, ...]]]:
             out[f"breakdown-{game}"] = (f"/m/{edit}/rounds/1", ())
             if game == "rummy17":
                 out["scoreboard"] = (f"/m/{edit}", ())
-        # Own hands (issue 28): the round form with the parts open, a player's own page (its
+        # Own hands: the round form with the parts open, a player's own page (its
         # walker opened with its button), a tile game's, and one whose round was saved meanwhile.
         own = store.create_match(
             session, game="rummy17", players=NAMES, first_dealer=NAMES[0], games=3

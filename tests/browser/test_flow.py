@@ -171,7 +171,9 @@ def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None
     assert page.evaluate("key => localStorage.getItem(key) !== null", draft)
     follow(page, "#save-button")
     assert page.url == board
-    assert page.evaluate("key => localStorage.getItem(key)", draft) is None  # saved: draft gone
+    # Saved: the board's script drops the draft (the URL changes before that script runs).
+    page.wait_for_function("key => localStorage.getItem(key) === null", arg=draft, timeout=15000)
+    assert page.evaluate("key => localStorage.getItem(key)", draft) is None
     assert "The match is over." in page.inner_text("main")
 
     # Correct round 1 from its breakdown (tap the row).

@@ -62,7 +62,7 @@ def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
 
 def test_dense_rounds_take_no_more_taps_than_measured(server: Any, page: Any) -> None:
     bench = ROOT / "bench"
-    # Measured with the card keys, a joker as its card held down (issue 18) and "All colours"
+    # Measured with the card keys, a joker as its card held down and "All colours"
     # for a set where it saves taps (issue 26). From the third on they are made to be hard
     # (sets of four and five, four or five jokers, hands of 14 to 19 cards); 5 and 6 were made
     # by someone else, 7 and 8 after the key, not tuned on. Every one is at most 50 (issue 26).

@@ -164,7 +164,7 @@ def test_start_a_match_with_accents_and_cyrillic(client: FlaskClient) -> None:
     for name in names:
         assert name in page
     # D17-7: no number given, one game per player; Ørjan deals first, Zsófi starts (R17-6).
-    assert "Game 1 of 3: Ørjan deals, Zsófi starts." in page  # Rummy 17 says game (issue 16)
+    assert "Game 1 of 3: Ørjan deals, Zsófi starts." in page  # Rummy 17 says game
     home = client.get("/").get_data(as_text=True)
     assert f"/m/{edit}" in home and "Дмитрий" in home and "Rummy 17" in home
 
@@ -213,7 +213,7 @@ def test_home_lists_progress_and_leader_and_a_device_can_forget_a_match(
     result = match_document(doc)
     leaders = [s["name"] for s in result["standings"] if s["rank"] == 1]
     total = result["totals"][leaders[0]]
-    assert "1 of 3 games" in home  # Rummy 17's word (issue 16)
+    assert "1 of 3 games" in home  # Rummy 17's word
     assert f"{', '.join(leaders)} lead" in home and f"with {total:+d}".replace("-", "−") in home
     assert "Not started" in home and f"/m/{fresh}/forget" in home
     gone = client.post(f"/m/{fresh}/forget")
@@ -288,7 +288,7 @@ def test_the_round_form_is_drawn_from_the_games_descriptor(client: FlaskClient, 
     assert picker.count("data-v=") == len(desc["cards"]["values"])
     for value in desc["cards"]["values"]:
         assert f">{value['text']}</button>" in picker
-    if desc["melds"]:  # the walker's keys are the cards themselves (issue 18): one per card
+    if desc["melds"]:  # the walker's keys are the cards themselves: one per card
         walker = page.split('id="walker"')[1].split("</dialog>")[0]
         keys = re.findall(r'data-card data-c="(\w+)" data-v="(\d+)" aria-label="([^"]+)"', walker)
         assert len(keys) == len(desc["cards"]["colours"]) * len(desc["cards"]["values"])

@@ -108,7 +108,7 @@ def test_R17_17_the_players_figures_are_the_rules_cores(client: FlaskClient, app
     mark = rummy17.split('data-player="Márk"', 1)[1].split("</li>", 1)[0]
     assert "1 of 1" in mark and 'data-figure="average">9.0<' in mark  # (5 + 13) / 2
     assert f'href="/m/{edit}/rounds/2"' in mark and "Friday, game 2" in mark  # 13, R17-18
-    # Each game's section in its own words (issue 16): Rummy 17's games, Rummikub's rounds.
+    # Each game's section in its own words: Rummy 17's games, Rummikub's rounds.
     assert "Games played" in rummy17 and "Best game" in rummy17 and "Rounds played" not in rummy17
     rummikub = text.split('data-game="rummikub"', 1)[1].split("</section>", 1)[0]
     assert "Rounds played" in rummikub and "Games played" not in rummikub
@@ -159,7 +159,7 @@ def test_R17_19_the_csv_has_each_rounds_scores_and_running_totals(
     rows = read_csv(answer.get_data())
     result = result_of(app, edit)
     players = list(result["totals"])
-    # Rummy 17 calls a deal a game (issue 16); each player's penalty and bonus come first,
+    # Rummy 17 calls a deal a game; each player's penalty and bonus come first,
     # as the rulebook counts them (R17-16, R17-17), then the score and the total.
     assert rows[0] == ["Game", "Dealer"] + [
         x for n in players for x in (f"{n}: Penalty", f"{n}: Bonus", n, f"{n} (total)")

@@ -81,13 +81,14 @@ def call(
     path: str,
     body: object = None,
     headers: dict[str, str] | None = None,
-) -> tuple[int, dict[str, str], bytes]:
-    """One request on a kept-alive connection: status, headers and body."""
+) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """One request on a kept-alive connection: status, headers (looked up in any case, as
+    HTTP names them: waitress writes ``Etag``) and body."""
     data = None if body is None else json.dumps(body).encode()
     sent = {"Content-Type": "application/json"} if data is not None else {}
     connection.request(method, path, body=data, headers={**sent, **(headers or {})})
     answer = connection.getresponse()
-    return answer.status, dict(answer.getheaders()), answer.read()
+    return answer.status, answer.headers, answer.read()
 
 
 def connect(server: Server) -> http.client.HTTPConnection:

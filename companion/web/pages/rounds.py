@@ -337,12 +337,18 @@ def _saved(match: Match, number: int | None, *, editing: bool) -> Response:
 
 
 def _forget_drafts(match: Match, number: int | None, *, editing: bool) -> None:
-    """Let the scoreboard clear this form's draft on the device (and the new-round draft when
-    a new-round page replaced a round another phone saved first)."""
+    """Let the scoreboard clear this form's drafts on the device (a save posted without the
+    page's script)."""
+    session["clear_draft"] = _saved_drafts(match, number, editing, request.form.get("intended"))
+
+
+def _saved_drafts(match: Match, number: int | None, editing: bool, intended: object) -> str:
+    """The drafts a save makes stale: this form's, and the new-round draft when a new-round
+    page replaced a round another phone saved first."""
     keys = [draft_key(match, number if editing else None)]
-    if editing and request.form.get("intended"):
+    if editing and intended:
         keys.append(draft_key(match, None))
-    session["clear_draft"] = " ".join(keys)
+    return " ".join(keys)
 
 
 def _wants_json() -> bool:
@@ -381,6 +387,7 @@ def _answer(page: _Page) -> Answer:
         offers_parts=not editing and page.game.takes_parts,
         doubled=_doubles(page.form),
         draft=draft_key(match, number if editing else None),
+        forget=_saved_drafts(match, number, editing, page.form.intended.data),
         restore=request.method == "GET",
         board_url=board_url(match, True),
         holding_example=example_cards(page.desc, 3, 12),

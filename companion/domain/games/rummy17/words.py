@@ -1,4 +1,4 @@
-"""Rummy 17's own words where its box differs from the tile games' (issue 16).
+"""Rummy 17's own words where its box differs from the tile games'.
 
 Piatnik's Rummy 17 calls one deal a **game** (hu *játék*, de *Spiel*; bg *игра*), from the deal
 to the end (R17-15); Rummikub, Rummy-O and Manipulation say *round*. Each text below keeps the
