@@ -26,7 +26,7 @@ def check_meld(game: object, cards: list[object]) -> dict[str, object]:
     A string holding several cards (``"R1,R2,R3"``, ``"R1 R2"``) counts as those cards.
     """
     found = get_game(game)
-    with about(context=found.id):  # its problems said in the game's words (issue 27)
+    with about(context=found.id):  # its problems said in the game's words
         return found.check_meld(split_cards(cards))
 
 

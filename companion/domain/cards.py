@@ -42,7 +42,7 @@ register(
         "joker-bad-stand-in": N_(
             "{card} is not a joker: write * alone or * with the card it stands for"
         ),
-        # A card or joker in words, as a page's chip names it to a screen reader (issue 27):
+        # A card or joker in words, as a page's chip names it to a screen reader:
         # the colour in the form the language gives an adjective before card/tile ("gelbe 8",
         # "жълта 8"), a suit as a card player says it ("Herz Dame", "дама купа").
         "card-name": N_("{colour} {value}"),

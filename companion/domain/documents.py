@@ -459,7 +459,7 @@ def _problem(error: ErrorDetails, body: Any) -> Problem:
         places["player"] = player
     places["field"] = _path(loc)
     if kind == "too_long":
-        # Issue 9, point 7: a list too long says whose (the player, the meld line).
+        # a list too long says whose (the player, the meld line).
         if player is not None:
             places["field"] = str(loc[2])
         last = loc[-1]

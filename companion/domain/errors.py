@@ -33,7 +33,7 @@ class Problem:
     round: int | None = None
     session: int | None = None  # an event's session (EV-2)
     table: int | None = None  # a table of that session
-    #: The game whose own words the message uses (its message context, issue 16): set with
+    #: The game whose own words the message uses (its message context): set with
     #: the round of a match (``about(round=2, context="rummy17")``); not a place, not in JSON.
     context: str | None = None
 

@@ -13,7 +13,7 @@ a list reads ``A, B and C`` (``A, B or C`` for the parameters in ``ALTERNATIVES`
 lists ``A and B or C and D``), an object ``R red, B blue`` (key, then value), and the values
 of the parameters in ``TERMS`` are words of the game, translated too.
 
-A word of the game is put into the sentence in the form the language needs there (issue 27:
+A word of the game is put into the sentence in the form the language needs there (
 "der rote Joker", "червеният жокер", not "der Joker (rot)"). The parameter stays the English
 word (``"red"``); a translation asks for a form by a tag in square brackets right after the
 placeholder, ``{colour}[e]``, and the language's catalogue lists the forms of each word in the
@@ -134,7 +134,7 @@ IN_CONTEXT: set[tuple[str, str]] = set()
 
 
 def P_(context: str, text: str) -> str:
-    """Mark a text that the game ``context`` says in words of its own (issue 16: Rummy 17 calls
+    """Mark a text that the game ``context`` says in words of its own (Rummy 17 calls
     a deal a *game*, hu *játék*, where the tile games say *round*)."""
     IN_CONTEXT.add((context, text))
     return text
@@ -321,7 +321,7 @@ TABLE_FIELDS = {
 
 def localize(value: Any, tr: Translator, context: str | None = None) -> Any:
     """A result or verdict with every ``reason`` said again through ``tr``, in the words of the
-    game ``context`` where its edition has them (Rummikub's *tiles*, issue 27).
+    game ``context`` where its edition has them (Rummikub's *tiles*).
 
     Results carry each reason as a code with parameters beside its English words
     (``reason_code``/``reason_params`` on awards and rulings, ``code``/``params`` on a

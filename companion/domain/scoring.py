@@ -79,7 +79,7 @@ def match_document(doc: MatchDocument | object) -> dict[str, Any]:
             "match-unknown-field", key=unknown[0], fields=", ".join(sorted(MATCH_KEYS))
         )
     game = get_game(doc.get("game"))
-    with about(context=game.id):  # every problem said in the game's words (issue 27)
+    with about(context=game.id):  # every problem said in the game's words
         return _scored(game, doc)
 
 

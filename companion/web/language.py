@@ -120,7 +120,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["languages"] = NATIVE
     app.jinja_env.globals["lang_url"] = lang_url
     # gw(game, text, **values), ngw(game, singular, plural, n, **values): the words of the
-    # game's own box (msgctxt per game, issue 16).
+    # game's own box (msgctxt per game).
     app.jinja_env.globals["gw"] = gw
     app.jinja_env.globals["ngw"] = ngw
     app.jinja_env.globals["gw_each"] = gw_each

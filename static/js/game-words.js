@@ -1,4 +1,4 @@
-// Texts in the words of the chosen game (issue 27): Rummy 17 plays *games* where the other
+// Texts in the words of the chosen game: Rummy 17 plays *games* where the other
 // boxes play *rounds*. The server writes each game's words into data-game-words and shows the
 // chosen game's; choosing another game (a select or radios named "game") shows its words.
 "use strict";

@@ -26,7 +26,7 @@
     };
   }
 
-  // Cards drawn as chips (issue 27), as the card macro draws them (templates/_macros.html):
+  // Cards drawn as chips, as the card macro draws them (templates/_macros.html):
   // the colour's class, its letter before the value or the suit's mark after it, ★ for a
   // joker, and the name a screen reader says, in the page's language: each card's name comes
   // from the server (data-card-names on the picker; names.as for a joker standing for one).

@@ -11,7 +11,7 @@
   var $ = C.$, $$ = C.$$, notation = C.cards;
   var deck = C.game.cards;
   var T = C.data(dialog, "data-i18n");
-  var chip = C.chipper(deck, C.data(dialog, "data-card-names"));  // issue 27: cards as cards
+  var chip = C.chipper(deck, C.data(dialog, "data-card-names"));  // cards as cards
   C.chip = chip;
 
   var state, target, kind;
@@ -105,7 +105,7 @@
         else s.last = v;
       } else if (s.mode === "set") s.value = v;
       else if (s.colour) {
-        if (kind === "last") {  // one card only: colour and value, and it is in (issue 11)
+        if (kind === "last") {  // one card only: colour and value, and it is in
           s.cards = [notation.card(s.colour, v)];
           return finish();
         }

@@ -96,7 +96,7 @@
           box.appendChild(el("p", null, C.fill(T.which, { n: n })));
           v.readings.forEach(function (reading) {
             var b = el("button");
-            if (C.chip) C.drawCards(b, reading.cards, C.chip);  // issue 27: drawn as cards
+            if (C.chip) C.drawCards(b, reading.cards, C.chip);  // drawn as cards
             else b.textContent = reading.cards.join(" ");
             b.type = "button";
             b.addEventListener("click", function () {

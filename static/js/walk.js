@@ -51,7 +51,7 @@
   // so the next card is the one a joker stands for.
   var least = (C.game.numbers && C.game.numbers.meld_least) || 1;
   var armed = false, allArmed = false;  // allArmed: "All colours" waits for its card
-  var every = $("#walker [data-all]");  // absent from a page drawn before it (issue 26)
+  var every = $("#walker [data-all]");  // absent from a page drawn before it
   function span() {
     var vs = pend.values.concat(pend.jokers);
     return [Math.min.apply(null, vs), Math.max.apply(null, vs)];

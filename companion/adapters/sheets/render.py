@@ -136,7 +136,7 @@ class _Drawing(threading.local):
     """What every sheet drawn in this thread shares: one font configuration, the sheets'
     stylesheet (templates/sheets/sheet.css) and the browser stylesheet, each parsed once.
     Parsed again for every sheet, the stylesheet and the fonts took a sixth of an event's
-    sheets (cProfile, issue 26)."""
+    sheets (cProfile)."""
 
     fonts: Any = None
     stylesheet: Any = None
@@ -148,7 +148,7 @@ _drawing = _Drawing()
 #: Rules of WeasyPrint's browser stylesheet that give every element of a sheet pseudo-elements
 #: no sheet has: footnotes and notes (no sheet floats one), and a list marker on elements that
 #: are no list items. WeasyPrint computed their styles for every element, six times as many
-#: styles as the elements' own (issue 26); dropped, or kept for ``li`` only, the sheets come
+#: styles as the elements' own; dropped, or kept for ``li`` only, the sheets come
 #: out the same.
 _NO_PSEUDO = re.compile(r"^::(?:footnote|note)-[a-z-]+ \{[^}]*\}$", re.MULTILINE)
 _MARKER = re.compile(r"^::marker \{", re.MULTILINE)

@@ -18,7 +18,7 @@ def warm_up() -> None:
     one tiny sheet drawn (the fonts found, the stylesheets parsed, the layout's caches
     filled), every game's sheet, the blank sheet and the table cards filled in (their
     templates compiled) and every language's words loaded. The first sheets of a fresh
-    server took 2 s instead of 0.3 s (issue 26). Drawing every game's sheet too would take a
+    server took 2 s instead of 0.3 s. Drawing every game's sheet too would take a
     renderer twice as long to start and save its first sheet of each game 40 ms."""
     for n, kind in enumerate(all_games()):
         names = [chr(65 + n) for n in range(max(2, kind.seats[0]))]

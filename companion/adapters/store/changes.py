@@ -53,7 +53,7 @@ register(
         ),
         "round-added": N_("Round {number} added"),
         "round-added-parts": N_("Round {number} added; {parts}"),
-        # Who entered each part of a round entered on the players' own phones (issue 28).
+        # Who entered each part of a round entered on the players' own phones.
         "part-own": N_("{player} on their own phone"),
         "part-own-phones": NN_(
             "{player} on their own phone",
@@ -156,7 +156,7 @@ def _entry(change: Change) -> dict[str, Any]:
     }
 
 
-#: History entries a match page shows at once (issue 9, point 7: the rest is paged).
+#: History entries a match page shows at once (the rest is paged).
 HISTORY_PAGE = 20
 
 

@@ -319,7 +319,7 @@ def create_event(
         or isinstance(rounds, bool)
         or not 1 <= rounds <= MAX_TYPED_GAMES
     ):
-        # said in the game's words (issue 27: Rummy 17 plays games at a table)
+        # said in the game's words (Rummy 17 plays games at a table)
         count = EventError("event-rounds-count", field="rounds", most=MAX_TYPED_GAMES)
         problems.append(count.at(context=kind.id))
     if not isinstance(size, int) or isinstance(size, bool):

@@ -61,7 +61,7 @@ def worth(card: Token) -> int:
     return face_value(card, joker=JOKER, high=dict.fromkeys((11, 12, 13), FACE))
 
 
-# The rescue page was written for tiles; Manipulation's pieces are cards (issue 27).
+# The rescue page was written for tiles; Manipulation's pieces are cards.
 P_(
     "manipulation",
     "Type every tile now on the table; the referee lays them out in legal melds, or says which "

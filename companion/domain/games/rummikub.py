@@ -27,7 +27,7 @@ RUMMIKUB = Deck(
 #: colours list theirs with Rummy 17's (rummy17/deck.py).
 FORMS = (F_("forms", "orange"),)
 #: Rummikub's pieces are tiles (hu játéklap, de Stein, bg плочка), where a text shared with the
-#: card games says cards (issue 27): each says its own word in the context ``rummikub``.
+#: card games says cards: each says its own word in the context ``rummikub``.
 WORDS = (
     # the picker's "Cards" tab and name, the turn page, the meld check, the round form
     P_("rummikub", "Cards"),

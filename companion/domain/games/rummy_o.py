@@ -24,7 +24,7 @@ RUMMY_O = Deck(
     copies=2,  # RO-1: every tile twice
 )
 #: Rummy-O's pieces are tiles too (bg плочки, rummy-o-bg.txt l.7): the texts it shares with the
-#: card games say so in the context ``rummy-o`` (issue 27).
+#: card games say so in the context ``rummy-o``.
 WORDS = (
     # the picker's "Cards" tab and name, the turn page, the meld check, the round form
     P_("rummy-o", "Cards"),

@@ -173,7 +173,7 @@ def _answer(
         typed = parse(model, body) if model is not None else body  # once, at the edge
         return jsonify(localize(func(typed), translator(), _game_named(body))), 200
     except EntryError as err:
-        err.at(context=_game_named(body))  # said in the game's words (issue 27)
+        err.at(context=_game_named(body))  # said in the game's words
         return _problem(err, 422), 422
 
 
@@ -371,7 +371,7 @@ def _write(
     try:
         saved = saving.save(get_session(), once, write)
     except EntryError as err:
-        err.at(context=match.game)  # said in the game's words (issue 27: Rummy 17's games)
+        err.at(context=match.game)  # said in the game's words (Rummy 17's games)
         return write_refused(err, match)
     if isinstance(saved, saving.Replayed):
         return _match_response(saved.match, status)
@@ -418,7 +418,7 @@ def create_match() -> Response:
         once = _once("api:create")
         saved = saving.save(get_session(), once, write)
     except EntryError as err:
-        err.at(context=_game_named(body))  # said in the game's words (issue 27)
+        err.at(context=_game_named(body))  # said in the game's words
         return _problem(err, 422)
     match = saved.match if isinstance(saved, saving.Replayed) else saved.value
     response = _match_response(match, 201)

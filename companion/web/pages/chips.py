@@ -1,4 +1,4 @@
-"""Cards and tiles drawn as chips (issue 27): what the ``card`` macro (templates/_macros.html)
+"""Cards and tiles drawn as chips: what the ``card`` macro (templates/_macros.html)
 needs to draw one, from the game's description and the rules core's reading of the card.
 
 A chip is the card's colour (the CSS class ``c-<code>``) with its value, the colour's letter

@@ -56,7 +56,7 @@ from companion.web.ratelimit import creating
 
 bp = Blueprint("pages", __name__)
 bp.app_context_processor(page_context)
-bp.add_app_template_global(card_face)  # the card macro's chip (issue 27)
+bp.add_app_template_global(card_face)  # the card macro's chip
 bp.add_app_template_global(card_name)  # the card grid's keys, named as the chips are
 bp.add_app_template_global(card_names)  # the same chips drawn by the pickers' scripts
 
@@ -295,7 +295,7 @@ def _board(match: Match, *, editable: bool, **extra: Any) -> cache.Stencil:
     result = store.result(match)
     undo = store.undoable(get_session(), match) if editable else set()
     game = game_of(match)
-    # Issue 9, point 7: the latest changes only; older ones a page at a time (?history=2).
+    # the latest changes only; older ones a page at a time (?history=2).
     raw = request.args.get("history", "")
     asked = int(raw) if WHOLE.fullmatch(raw) else 1
     entries, pages = store.history_page(get_session(), match, asked)

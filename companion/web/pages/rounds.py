@@ -244,7 +244,7 @@ def _preview(page: _Page) -> Answer:
             result = page.game.score_round(typed, list(page.match.players)).result
             page.preview = localize(result, translator(), page.game.id)
         except EntryError as err:
-            err.at(context=page.game.id)  # said in the game's words (issue 27: tiles)
+            err.at(context=page.game.id)  # said in the game's words (tiles)
             page.placed = place(err.problems, page.form)
             page.asked = asked(err.problems, page.form)
     return _answer(page)

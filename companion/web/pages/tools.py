@@ -55,7 +55,7 @@ def rescue() -> str:
         try:
             answer = get_game(form.game.data).rescue(form.tokens())
         except EntryError as err:
-            err.at(context=form.game.data)  # said in the game's words (issue 27: tiles)
+            err.at(context=form.game.data)  # said in the game's words (tiles)
             error = sentence(err.problems[0].message(translator()))
     chosen = descriptor(
         get_game(form.game.data if form.game.data in form.game_ids else form.game_ids[0])

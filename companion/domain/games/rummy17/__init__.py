@@ -28,7 +28,7 @@ from companion.domain.games.rummy17.melds import MELD_LEAST, RUN, SET, Meld, ana
 from companion.domain.games.rummy17.play import BONUS_DRAWN
 from companion.domain.games.rummy17.scoring import GameResult, PlayerScore, score_game
 from companion.domain.games.rummy17.table import Hand, Seat, Table
-from companion.domain.games.rummy17.words import WORDS  # noqa: F401  (its own words: a deal is a game, issue 16)
+from companion.domain.games.rummy17.words import WORDS  # noqa: F401  (its own words: a deal is a game)
 from companion.domain.messages import ENGLISH, N_, Translator
 
 

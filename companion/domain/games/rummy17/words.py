@@ -138,7 +138,7 @@ WORDS = (
         "One round per player, so everyone deals once, unless the game plays to a target.",
     ),
     P_("rummy17", "rounds must be a whole number from 1 to {high}"),
-    # the events pages, their standings sheet and table (issue 27); Rummy 17 has no winner of
+    # the events pages, their standings sheet and table; Rummy 17 has no winner of
     # a game, so its standings break ties by points alone (EV-6)
     P_("rummy17", "Rounds per table"),
     NP_("rummy17", "playing: %(num)s round saved", "playing: %(num)s rounds saved"),
