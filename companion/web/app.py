@@ -129,6 +129,7 @@ def register_blueprints(app: Flask) -> None:
     """The JSON API, the pages, the referee and the score sheets."""
     from companion import web
     from companion.web.api import matches as api
+    from companion.web.api import photos  # noqa: F401  (its route joins the API's blueprint)
     from companion.web.pages import sheets as sheet_views
     from companion.web.pages import tools
 
