@@ -49,6 +49,12 @@ def inks(game_id: object) -> tuple[str, str, str, str]:
     return black, red, blue, orange
 
 
+def warm() -> None:
+    """Load the reader's networks ahead of the first photo (``companion serve``'s workers do
+    it as they start, beside serving pages)."""
+    reader.warm()
+
+
 def check_as(value: object) -> str:
     """``rack`` or ``table``; anything else is bad input."""
     if value not in AS:

@@ -35,6 +35,7 @@ from gunicorn.workers.base import Worker
 
 from companion.adapters import render_queue
 from companion.domain.bounds import MAX_BODY, MAX_PHOTO
+from companion.services import photos
 from companion.web.app import create_app
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
@@ -165,6 +166,9 @@ class WaitressWorker(Worker):  # type: ignore[misc]
         # peaks do that by the second; it is no warning worth a line each.
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)
         busy = Busy(self.wsgi)
+        # The photo reader's networks loaded beside the first pages, not in the first photo's
+        # time (the shutter to the chips: at most 2 s).
+        threading.Thread(target=photos.warm, name="photo-reader", daemon=True).start()
         connections: dict[int, Any] = {}
         # The worker's own copies of the arbiter's sockets (waitress makes them non-blocking).
         sockets = [socket.socket(fileno=os.dup(listener.fileno())) for listener in self.sockets]

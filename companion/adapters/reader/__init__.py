@@ -30,7 +30,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from companion.adapters.reader.layout import lines_of, reading_order
 
-__all__ = ["MAX_PIXELS", "PhotoError", "Reading", "read_photo", "read_image"]
+__all__ = ["MAX_PIXELS", "PhotoError", "Reading", "read_image", "read_photo", "warm"]
 
 MODEL_DIR = Path(__file__).resolve().parent
 MAX_PIXELS = 50_000_000  # a photo with more pixels than this is refused, before decoding
@@ -96,6 +96,12 @@ def _session(name: str) -> Any:
             )
             _sessions[name] = s
         return s
+
+
+def warm() -> None:
+    """Load both networks now, so the first photo of the evening is read as fast as the rest."""
+    _session("finder")
+    _session("reader")
 
 
 def _decode(data: bytes) -> Image.Image:
