@@ -41,7 +41,7 @@ SECRET_FILE = "secret_key"
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
-        "img-src 'self' data:",
+        "img-src 'self' data: blob:",  # blob: a photo shrunk on the phone's canvas (photo.js)
         "style-src 'self'",
         "script-src 'self'",
         # The service worker (/sw.js) and the web app manifest come from the app itself.
