@@ -1,5 +1,10 @@
 """Count the taps a practised scorekeeper needs to enter one round (issues 11 §1, 18 §1, 26, 28).
 
+``python bench/taps.py --photo PHOTO`` counts a rack by photo instead, on a player's own page
+of a Rummikub round: "Photograph the rack", "use the photo", a tap per tile marked ? and
+"Send my part"; it prints the rack read, the seconds from the shutter to the chips, and last
+``N taps``.
+
 ``python bench/taps.py ROUND.json`` starts the real app on a temporary SQLite file, creates a
 match of the document's game with its players, opens its scoreboard in Chromium at 390×844 and
 enters the round along the fastest path, tapping only what a person sees. For Rummy 17:
@@ -72,6 +77,7 @@ class Counter:
     taps: int = 0
     log: list[str] = field(default_factory=list)
     at: float = 0.0  # when the last tap began (time.perf_counter)
+    read_ms: int = 0  # a photo's round trip: sent, read by the server, answered (photo_part)
 
     def tap(self, locator: Any, what: str) -> None:
         self.at = time.perf_counter()
@@ -736,9 +742,69 @@ def report(one: int, run: PhonesRun, tap: float) -> list[str]:
     return lines
 
 
+# --- A rack by photo (contract "Photos") ----------------------------------------------------
+
+
+def photo_part(count: Counter, photo: Path) -> tuple[list[str], float]:
+    """On a player's own page: "Photograph the rack" (the camera opens), "use the photo" (the
+    camera's own button; here the photo handed to the page), one tap on each tile marked ? to
+    confirm it, and "Send my part". Returns the rack as sent and the seconds from the shutter
+    (the photo handed over) to the chips on the page: shrunk, sent, read and drawn."""
+    page = count.page
+    with page.expect_file_chooser() as chooser:
+        count.tap(page.locator(".photo-take"), "photograph the rack")
+    shutter = time.perf_counter()
+    chooser.value.set_files(str(photo))
+    count.taps += 1
+    count.log.append("use the photo")
+    page.locator("[data-photo-chips] .photo-chip").first.wait_for()
+    seconds = time.perf_counter() - shutter
+    count.read_ms = int(page.locator("[data-photo]").get_attribute("data-read-ms") or 0)
+    unsure = page.locator("[data-photo-chips] .photo-chip.unsure")
+    while unsure.count():
+        count.tap(unsure.first, "confirm a tile")
+    rack = page.locator("fieldset.player input.mono").input_value().split()
+    count.tap(page.locator("#save-button"), "send my part")
+    page.locator("#part-sent").wait_for()
+    return rack, seconds
+
+
+def open_parts_api(app: Any, edit: str) -> list[str]:
+    """The round's parts opened as the scorekeeper's phone would (``POST …/parts``); each
+    seat's own page, in seat order."""
+    client = app.test_client()
+    revision = client.get(f"/api/v1/matches/{edit}").get_json()["revision"]
+    opened = client.post(f"/api/v1/matches/{edit}/parts", headers={"If-Match": f'"{revision}"'})
+    return [f"/p/{seat['token']}" for seat in opened.get_json()["seats"]]
+
+
+def measure_photo(browser: Any, app: Any, base: str, photo: Path, scheme: str) -> None:
+    """A rack by photo on a player's own page: prints the rack, the seconds from shutter to
+    chips and, last, the taps."""
+    edit = new_match(app, {"game": "rummikub", "players": [{"name": "Anna"}, {"name": "Béla"}]})
+    links = open_parts_api(app, edit)
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme, locale="en")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    count = Counter(page)
+    count.open(base + links[0], "the link")
+    count.taps, count.log = 0, []  # the link is opened once a match, not per photo
+    rack, seconds = photo_part(count, photo)
+    context.close()
+    print(f"rack {' '.join(rack)}")
+    print(f"shutter to chips {seconds:.2f} s (sent, read and answered in {count.read_ms} ms)")
+    print(f"taps: {', '.join(count.log)}")
+    print(f"{count.taps} taps")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("round", type=Path, help="a round document of any game (contract: score)")
+    parser.add_argument(
+        "round", type=Path, nargs="?", help="a round document of any game (contract: score)"
+    )
+    parser.add_argument(
+        "--photo", type=Path, help="a rack photo: its taps on a player's own page instead"
+    )
     parser.add_argument(
         "--path", choices=["walk", "walk-no-hold", "picker", "picker-counts"], default="walk"
     )
@@ -750,6 +816,10 @@ def main(argv: list[str] | None = None) -> int:
         "--tap-seconds", type=float, default=1.0, help="--phones: the time a tap takes (s)"
     )
     args = parser.parse_args(argv)
+    if args.photo is not None:
+        return _photo_main(args.photo, "dark" if args.dark else "light")
+    if args.round is None:
+        parser.error("give a round document, or --photo PHOTO")
     doc = json.loads(args.round.read_text(encoding="utf-8"))
     if args.phones and (args.path not in ("walk", "walk-no-hold") or not _melds(doc)):
         parser.error("--phones takes a round of a game that enters melds, on the walker")
@@ -778,6 +848,20 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(report(taps, run, args.tap_seconds)))
     else:
         print(f"{taps} taps")
+    return 0
+
+
+def _photo_main(photo: Path, scheme: str) -> int:
+    from playwright.sync_api import sync_playwright
+
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    with tempfile.TemporaryDirectory() as tmp, serve(Path(tmp)) as (app, base):
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=executable, args=ARGS)
+            try:
+                measure_photo(browser, app, base, photo, scheme)
+            finally:
+                browser.close()
     return 0
 
 

@@ -171,6 +171,32 @@ def _blank(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _read(args: argparse.Namespace) -> int:
+    """Contract "Photos": one object for one photo, a list for several in the order given;
+    a photo that cannot be opened or read is its error object, naming the file (exit 2)."""
+    from companion.services import photos
+
+    photos.inks(args.game)  # a game whose pieces cannot be read: one error, not one a photo
+    out: list[dict[str, Any]] = []
+    failed = False
+    for path in args.photos:
+        try:
+            try:
+                data = Path(path).read_bytes()
+            except OSError as err:
+                reason = err.strerror or str(err)
+                raise EntryError("cli-cannot-read", path=path, reason=reason) from None
+            out.append(photos.read(args.game, data, args.as_, file=path))
+        except EntryError as err:
+            failed = True
+            out.append(err.to_json(args.tr))
+    if len(out) == 1:
+        _emit(out[0])
+    else:
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=1) + "\n")
+    return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
 def _serve(args: argparse.Namespace) -> int:
     from companion.web.server import serve
 
@@ -244,6 +270,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("rescue", "put the table back: lay these cards out in legal melds", _rescue)
     p.add_argument("--game", choices=ids, required=True, help=f"one of {', '.join(ids)}")
     p.add_argument("cards", nargs="+", metavar="CARD")
+    p = command("read", "read the tiles off photos of a rack or the table → JSON", _read)
+    p.add_argument(
+        "--game", type=str.lower, choices=ids, required=True, help=f"one of {', '.join(ids)}"
+    )
+    p.add_argument("--as", dest="as_", choices=("rack", "table"), default="rack")
+    p.add_argument("photos", nargs="+", metavar="PHOTO")
     p = command("serve", "run the web app (SQLite in the instance folder)", _serve)
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 #: The largest request body, in bytes (a match of 500 rounds fits with room to spare).
 MAX_BODY = 1024 * 1024
+#: The largest photo (``POST /api/v1/photos``, contract "Photos"): a phone's full-size photo.
+#: The one body allowed past ``MAX_BODY``.
+MAX_PHOTO = 16 * 1024 * 1024
+#: The request paths whose bodies may be larger than ``MAX_BODY``, and their own limits.
+BODY_LIMITS = {"/api/v1/photos": MAX_PHOTO}
 #: How deep a JSON body may nest (a match document needs 5: match, rounds, round, players,
 #: melds).
 MAX_DEPTH = 16

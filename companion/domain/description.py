@@ -150,6 +150,8 @@ class Description:
     bonus_cards: BonusCards | None = None
     #: Can each player enter their own part on their own phone? (``Game.check_part``)
     own_parts: bool = False
+    #: Can the pieces be read off a photo? (``Game.photo_inks``; contract "Photos")
+    photos: bool = False
 
     @property
     def last_card(self) -> bool:

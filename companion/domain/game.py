@@ -87,6 +87,10 @@ class Game:
     holding: ClassVar[str]
     #: Counts a table may give instead of the cards (``{"points": N}``, ``{"low", "high"}``).
     counts: ClassVar[tuple[Count, ...]]
+    #: The game's colour letter for each ink the photo reader tells apart on the tiles of the
+    #: Original edition ("black", "red", "blue", "orange"); None: the game's pieces cannot be
+    #: read from photos yet (contract "Photos"), and a photo of them is refused.
+    photo_inks: ClassVar[Mapping[str, str] | None] = None
     #: Whether players' melds on the table are entered (Rummy 17 scores them).
     melds_entered: ClassVar[bool] = False
     #: What a player's first play must be worth (RK-6: 30, RO-6: 25); None: the game has no
@@ -287,6 +291,7 @@ class Game:
             columns=self.columns,
             numbers=dict(self.numbers),
             own_parts=self.takes_parts,
+            photos=self.photo_inks is not None,
         )
 
     def descriptor(self) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from companion.web import language as i18n
 from companion.web import ratelimit, security
 from companion.web.api import events as _events  # noqa: F401  (adds the events' routes to api.bp)
 from companion.web.api import matches as api
+from companion.web.api import photos as _photos  # noqa: F401  (its route joins the API's blueprint)
 from companion.web.pages import sheets as sheet_views
 from companion.web.pages import tools
 

@@ -34,12 +34,14 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from companion.domain.bounds import BODY_LIMITS
+
 SECRET_FILE = "secret_key"
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
-        "img-src 'self' data:",
+        "img-src 'self' data: blob:",  # blob: a photo shrunk on the phone's canvas (photo.js)
         "style-src 'self'",
         "script-src 'self'",
         # The service worker (/sw.js) and the web app manifest come from the app itself.
@@ -180,6 +182,8 @@ class ChunkedLimit:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         limit = self.app.config.get("MAX_CONTENT_LENGTH")
+        if limit is not None:  # a photo may be larger (bounds.BODY_LIMITS)
+            limit = BODY_LIMITS.get(environ.get("PATH_INFO", ""), limit)
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         if limit is not None and chunked and not environ.get("CONTENT_LENGTH"):
             stream = environ["wsgi.input"]

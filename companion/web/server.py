@@ -34,7 +34,8 @@ from flask_babel import gettext as _
 from gunicorn.workers.base import Worker
 
 from companion.adapters import render_queue
-from companion.domain.bounds import MAX_BODY
+from companion.domain.bounds import MAX_BODY, MAX_PHOTO
+from companion.services import photos
 from companion.web.app import create_app
 
 ANY_ADDRESS = {"0.0.0.0", "::", ""}
@@ -52,7 +53,9 @@ BACKLOG = 2048
 #: The most body bytes waitress reads for the app. A body over ``MAX_BODY`` and within this
 #: is read and refused by the app in its own words (413: a page, or the API's error object);
 #: one announced or sent over it is refused by waitress at once, and the connection closed.
-READ_LIMIT = 2 * MAX_BODY
+#: The photo endpoint's bodies (``MAX_PHOTO``) are the largest the app takes; every other path
+#: keeps the app's ``MAX_BODY``, refused in the app's own words.
+READ_LIMIT = MAX_PHOTO + MAX_BODY
 #: Seconds a connection may stay silent (kept alive between requests, or a request stalled
 #: half way) before it is closed.
 IDLE_SECONDS = 30
@@ -163,6 +166,9 @@ class WaitressWorker(Worker):  # type: ignore[misc]
         # peaks do that by the second; it is no warning worth a line each.
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)
         busy = Busy(self.wsgi)
+        # The photo reader's networks loaded beside the first pages, not in the first photo's
+        # time (the shutter to the chips: at most 2 s).
+        threading.Thread(target=photos.warm, name="photo-reader", daemon=True).start()
         connections: dict[int, Any] = {}
         # The worker's own copies of the arbiter's sockets (waitress makes them non-blocking).
         sockets = [socket.socket(fileno=os.dup(listener.fileno())) for listener in self.sockets]

@@ -46,7 +46,7 @@
     });
     var tabs = $("#picker-tabs");
     if (tabs) tabs.classList.toggle("hidden", kind !== "melds");
-    $("#picker-help").textContent = T[kind === "melds" ? s.mode : kind === "last" ? "last" : "cards"];
+    $("#picker-help").textContent = T[kind === "melds" ? s.mode : kind === "last" || kind === "one" ? kind : "cards"];
     $$("#picker [data-c]").forEach(function (b) {
       var c = b.getAttribute("data-c");
       var on = s.mode === "set" ? s.colours.indexOf(c) >= 0 || s.joker === c : s.colour === c;
@@ -72,7 +72,8 @@
   function open(button) {
     target = document.getElementById(button.getAttribute("data-target"));
     var pick = button.getAttribute("data-pick");
-    kind = pick === "hand" || pick === "last" ? pick : "melds";
+    // "one": a single tile, changing one read off a photo (photo.js)
+    kind = pick === "hand" || pick === "last" || pick === "one" ? pick : "melds";
     reset(kind === "melds" ? pick : "cards");
     render();
     dialog.showModal();
@@ -105,7 +106,7 @@
         else s.last = v;
       } else if (s.mode === "set") s.value = v;
       else if (s.colour) {
-        if (kind === "last") {  // one card only: colour and value, and it is in
+        if (kind === "last" || kind === "one") {  // one card only: colour and value, and it is in
           s.cards = [notation.card(s.colour, v)];
           return finish();
         }
@@ -119,7 +120,7 @@
     if (s.mode === "cards") {
       // A joker of its own colour where the game has coloured jokers, else the one joker.
       if (deck.coloured_jokers && !s.colour) return;
-      if (kind === "last") s.cards = [notation.joker(s.colour)];
+      if (kind === "last" || kind === "one") s.cards = [notation.joker(s.colour)];
       else s.cards.push(notation.joker(s.colour));
     } else if (s.mode === "set" && !deck.coloured_jokers) s.joker = s.joker === "*" ? null : "*";
     else s.arm = !s.arm;

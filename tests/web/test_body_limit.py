@@ -1,13 +1,13 @@
 """A body over the limit is refused, by the real ``companion serve``.
 
-The server reads a body (up to ``server.READ_LIMIT``, 2 MiB) before the app runs, and the app
-refuses one over its own limit (``MAX_BODY``, 1 MiB: Flask's MAX_CONTENT_LENGTH) in its own
-words: the API's error object, or the error page. A body announced or sent over the read
-limit is refused by the server at once: a client announcing 10 GB and sending a few bytes
-gets its 413 without the server waiting for the rest, and a chunked body, which announces no
-length, is counted as it arrives. Raw sockets, so the test sends exactly what an attacker
-would; no timing is asserted (a server that waited for the announced body would make the
-read time out and the test fail).
+The server reads a body (up to ``server.READ_LIMIT``, 17 MiB: a photo, and more) before the app
+runs, and the app refuses one over its own limit (``MAX_BODY``, 1 MiB: Flask's
+MAX_CONTENT_LENGTH) in its own words: the API's error object, or the error page. A body
+announced or sent over the read limit is refused by the server at once: a client announcing 10
+GB and sending a few bytes gets its 413 without the server waiting for the rest, and a chunked
+body, which announces no length, is counted as it arrives. Raw sockets, so the test sends
+exactly what an attacker would; no timing is asserted (a server that waited for the announced
+body would make the read time out and the test fail).
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def test_the_round_form_and_the_turn_page_draw_the_same_picker(
     assert 'id="picker-tabs"' in on_turn
     assert TABS.sub("", on_form) == TABS.sub("", on_turn)
     words = json.loads(html.unescape(on_turn.split("data-i18n='")[1].split("'")[0]))
-    assert set(words) == {"run", "set", "cards", "last"}
+    assert set(words) == {"run", "set", "cards", "last", "one"}  # one: a tile read off a photo
     assert words["set"] == "Tap the value, then the colours. Joker: tap ★, then its colour."
 
 

@@ -92,6 +92,8 @@ class Rummikub(RackGame):
     seats_rule = "RK-1"
     clause_prefixes = ("RK", "DK")
     deck = RUMMIKUB
+    #: RK-1: the tiles the photo reader learnt on, each ink its own letter.
+    photo_inks = {"black": "K", "red": "R", "blue": "B", "orange": "O"}
     endings = (Choice("went_out", N_("Who emptied their rack?"), N_("The pool ran out"), "RK-20"),)
     first_seat_rule = "RK-2"
     first_question = N_("Who starts?")

@@ -92,6 +92,9 @@ class RummyO(RackGame):
     seats_rule = "RO-1"
     clause_prefixes = ("RO", "DO")
     deck = RUMMY_O
+    #: RO-1: Rummikub's tiles with green where Rummikub has orange; the reader's fourth ink is
+    #: read as green.
+    photo_inks = {"black": "K", "red": "R", "blue": "B", "orange": "G"}
     endings = (
         Choice("went_out", N_("Who played all their tiles?"), N_("The pool ran out"), "RO-11"),
     )

@@ -321,6 +321,7 @@ def _errors(*codes: int) -> dict[str, Any]:
         410: "The part's round was saved, or its parts dropped: it can no longer change.",
         412: "If-Match names an older revision; nothing was changed.",
         413: "The body is larger than the app takes.",
+        415: "The body is not a JPEG, PNG or WebP photo.",
         422: "Bad input: the error object says what, naming player, meld and field.",
         428: "If-Match (or, for a POST, an Idempotency-Key) is required; nothing was changed.",
         429: (
@@ -351,6 +352,60 @@ def _document_op(summary: str, model: str, result: str) -> dict[str, Any]:
         "requestBody": _body(model, summary),
         "responses": {"200": _json(_ref(result), "The answer."), **_errors(400, 413, 422)},
     }
+
+
+#: ``POST /api/v1/photos`` (contract "Photos"): the tiles read off a photo.
+PHOTOS_OP: dict[str, Any] = {
+    "summary": "Read the tiles off a photo of a rack or the table (rummikub, rummy-o)",
+    "parameters": [
+        {"name": "game", "in": "query", "required": True, "schema": {"type": "string"}},
+        {
+            "name": "as",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "string", "enum": ["rack", "table"], "default": "rack"},
+        },
+        ACCEPT_LANGUAGE,
+    ],
+    "requestBody": {
+        "required": True,
+        "description": "The photo, up to 16 MiB; read in memory, never stored or logged.",
+        "content": {
+            kind: {"schema": {"type": "string", "format": "binary"}}
+            for kind in ("image/jpeg", "image/png", "image/webp")
+        },
+    },
+    "responses": {
+        "200": _json(
+            {
+                "type": "object",
+                "required": ["game", "as", "tiles", "boxes", "unsure"],
+                "properties": {
+                    "game": {"type": "string"},
+                    "as": {"type": "string", "enum": ["rack", "table"]},
+                    "tiles": {"type": "array", "items": {"type": "string"}},
+                    "boxes": {
+                        "type": "array",
+                        "items": {
+                            "type": "array",
+                            "items": {"type": "number"},
+                            "minItems": 4,
+                            "maxItems": 4,
+                        },
+                    },
+                    "unsure": {"type": "array", "items": {"type": "integer"}},
+                    "melds": {
+                        "type": "array",
+                        "items": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "loose": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+            "The tiles in reading order, their boxes and the unsure ones.",
+        ),
+        **_errors(413, 415, 422),
+    },
+}
 
 
 EVENT_TOKEN = {
@@ -441,6 +496,7 @@ def document() -> dict[str, Any]:
                     "May the first tiles be redealt? (RK-3)", "RedealBody", "Redeal"
                 )
             },
+            "/api/v1/photos": {"post": PHOTOS_OP},
             "/api/v1/games": {
                 "get": {
                     "summary": "Every game's descriptor",

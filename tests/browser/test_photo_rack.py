@@ -1,0 +1,97 @@
+"""A rack by photo (contract "Photos") on a player's own page, in Chromium at 390×844.
+
+Anna photographs her rack (a real photo: tests/data/photos, CC BY 4.0, ATTRIBUTION.md there),
+confirms each tile marked ? with one tap and sends; the scorekeeper's form fills in, Béla
+went out, the round is saved and the scoreboard shows what the rules core scores for the
+rack as read. The taps (photograph, use the photo, a tap per unsure tile, send) and the
+seconds from the shutter to the chips are measured with bench/taps.py's own driver.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from phone import PHONE, scroll_width, shot
+
+from bench.taps import Counter, board_totals, new_match, open_parts, photo_part
+from companion.domain import get_game, score_document
+
+PHOTOS = Path(__file__).resolve().parent.parent / "data" / "photos"
+#: A rack the shipped model reads nearly right (training/validation.txt: never trained on).
+RACK = PHOTOS / "rummy4-89_jpeg.rf.72ff6773825f81da08ca23d3d5455f42.jpg"
+#: From the shutter to the chips on the page, the server on the table's computer (seconds).
+SHUTTER_TO_CHIPS = 2.0
+
+
+def test_a_rack_photographed_on_a_players_page_scores_as_the_rack_says(
+    server: Any, browser: Any
+) -> None:
+    doc: dict[str, Any] = {
+        "game": "rummikub",
+        "went_out": "Béla",
+        "players": [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": []}],
+    }
+    keeper_context = browser.new_context(viewport=PHONE)
+    anna_context = browser.new_context(viewport=PHONE)
+    errors: list[str] = []
+    try:
+        # ``companion serve`` loads the reader as each worker starts (server.py); this server
+        # runs the app in a thread, so its reader is loaded the same way before the phones come.
+        from companion.services import photos
+
+        photos.warm()
+        keeper = Counter(keeper_context.new_page())
+        keeper.page.on("pageerror", lambda err: errors.append(str(err)))
+        keeper.page.set_default_timeout(10_000)
+        keeper.page.goto(f"{server.url}/m/{new_match(server.app, doc)}")
+        links = open_parts(keeper)
+        anna = Counter(anna_context.new_page())
+        anna.page.on("pageerror", lambda err: errors.append(str(err)))
+        # the photo is shrunk on a canvas from a blob: image, which the page's policy allows
+        anna.page.on(
+            "console",
+            lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        anna.page.set_default_timeout(10_000)
+        anna.open(links[0], "the link")
+        anna.taps, anna.log = 0, []
+        take = anna.page.locator(".photo-take")
+        assert take.inner_text().strip().endswith("Photograph the rack")
+        camera = anna.page.locator(".photo input[type=file]")
+        assert camera.get_attribute("accept") == "image/*"
+        assert camera.get_attribute("capture") == "environment"
+        rack, seconds = photo_part(anna, RACK)
+        read_ms = anna.read_ms
+        print(
+            f"shutter to chips: {seconds:.2f} s (sent and read: {read_ms} ms); "
+            f"taps: {anna.taps} ({', '.join(anna.log)})"
+        )
+        shot(anna.page, "photo-rack-sent")
+        confirmed = anna.log.count("confirm a tile")
+        assert confirmed >= 1  # an unsure tile was confirmed with one tap
+        assert anna.taps == 3 + confirmed, anna.log
+        assert seconds <= SHUTTER_TO_CHIPS, seconds
+        assert 5 <= len(rack) <= 20
+        assert scroll_width(anna.page) <= PHONE["width"]
+        # The scorekeeper's form shows the rack as sent; Béla went out; saved.
+        form = keeper.page
+        form.wait_for_function(
+            "want => (document.getElementById('players-0-rack') || {}).value === want",
+            arg=" ".join(rack),
+            polling=100,
+        )
+        for question in get_game("rummikub").describe().endings:  # who went out: Béla
+            group = form.locator("#ending").get_by_role("radiogroup", name=question.question)
+            keeper.tap(group.get_by_role("radio", name="Béla", exact=True), "Béla went out")
+        keeper.tap(form.get_by_role("button", name=re.compile("^Save (round|game)")), "save")
+        form.wait_for_url(re.compile(r"/m/[^/]+$"))
+        saved = {**doc, "players": [{"name": "Anna", "rack": rack}, {"name": "Béla", "rack": []}]}
+        want = [p["score"] for p in score_document(saved)["players"]]
+        assert board_totals(form) == want
+        assert want[0] < 0 < want[1]
+    finally:
+        keeper_context.close()
+        anna_context.close()
+    assert not errors, errors
