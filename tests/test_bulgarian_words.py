@@ -63,7 +63,7 @@ def test_after_a_number_bulgarian_counts_with_the_counted_form() -> None:
 
 
 def test_the_counted_form_reads_as_the_box_writes_it() -> None:
-    import companion.web.api.models  # noqa: F401  (registers the API's codes)
+    import companion.domain.documents  # noqa: F401  (registers the documents' codes)
 
     bg = translator("bg")
     said = bg.gettext("%(game)s is for %(low)s to %(high)s players.") % {

@@ -21,6 +21,13 @@
   }
   form.addEventListener("input", save);
   form.addEventListener("change", save);
+  // Saved by offline.js: the drafts the save made stale go now, not on the next page, whose
+  // clearing comes in the session cookie that a request of this page in flight can overwrite.
+  form.addEventListener("companion:saved", function () {
+    (form.getAttribute("data-forget") || "").split(" ").forEach(function (old) {
+      try { if (old) localStorage.removeItem(old); } catch (e) { }
+    });
+  });
 
   function restore() {
     var raw;

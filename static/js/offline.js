@@ -1,14 +1,9 @@
 // Companion without a connection: nothing typed is lost, and old pages say how old they are.
-//
-// - The outbox: a round save that cannot reach the server (no network, the server stopped, a
-//   proxy answering 5xx) is kept on this phone in IndexedDB, exactly as the form would have sent
-//   it (with its CSRF token, its revision and its idempotency key), and sent again on every page
-//   load, when the phone comes back online, and every few seconds while one waits. The key makes
-//   a resend after a lost answer store nothing twice; a stale revision gets the server's own
-//   conflict screen; a refused save (422, 409, 400) is shown with the server's own page. Scores
-//   are computed by the server only: this file knows no rule, it keeps and posts form fields.
-// - A page opened from the service worker's copy (or left open when the connection drops) says
-//   "Not connected: the scores as of …" with the time the server made it.
+// - The outbox: a round save that cannot reach the server is kept on this phone in IndexedDB as
+//   the form would have sent it (CSRF token, revision, idempotency key) and sent again on each
+//   load, on coming back online and every few seconds; the key stores nothing twice, and a
+//   refused save is shown with the server's own page. This file knows no rule.
+// - A page from the service worker's copy says "Not connected: the scores as of …".
 // - The service worker is registered here (it needs a secure context: HTTPS or localhost).
 "use strict";
 (function () {
@@ -31,7 +26,7 @@
     return C.clock(date, parts);
   }
 
-  // --- IndexedDB: one store of saves, keyed by the form's idempotency key -------------------
+  // --- IndexedDB: one store of saves, keyed by the form's idempotency key
   var opened = null;
   function db() {
     if (!opened) {
@@ -61,7 +56,7 @@
     drop: function (key) { return tx("readwrite", function (s) { s.delete(key); }).catch(function () { }); }
   };
 
-  // --- Sending: the form's own fields, posted as the form would post them -------------------
+  // --- Sending: the form's own fields, posted as the form would post them
   // "saved": the server answered with its redirect to the scoreboard (stored now, or already
   // stored with this key). "refused": the server said no (4xx) and will say it again; nothing
   // was stored. "waiting": no answer, or a 5xx from a proxy whose app is down: try later.
@@ -113,7 +108,7 @@
     f.submit();
   }
 
-  // --- What waits, on every page; on the scoreboard also as rows of the table ---------------
+  // --- What waits, on every page; on the scoreboard also as rows of the table
   function here(item) { return item.board === location.pathname; }
   function draw(items) {
     box.textContent = "";
@@ -172,7 +167,7 @@
   }
   function refresh() { return outbox.all().then(function (items) { draw(items); return items; }); }
 
-  // --- The round form: a save is posted by hand, so a dropped connection keeps it here ------
+  // --- The round form: a save is posted by hand, so a dropped connection keeps it here
   var form = document.getElementById("round-form");
   var note = document.getElementById("unsaved");
   function formKey() { var k = form.elements.namedItem("key"); return k ? k.value : ""; }
@@ -212,11 +207,7 @@
       sent.then(function (result) {
         submitter.disabled = false;
         if (result === "saved") {
-          // Saved: this form's drafts go here, not on the next page, which a request of this
-          // page still in flight (a live update) can reach first.
-          (form.getAttribute("data-forget") || "").split(" ").forEach(function (key) {
-            try { if (key) localStorage.removeItem(key); } catch (e) { /* storage off */ }
-          });
+          form.dispatchEvent(new Event("companion:saved"));  // drafts.js forgets the drafts
           outbox.drop(item.key).then(function () { location.href = board; });
         } else if (result === "refused") {
           outbox.drop(item.key).then(function () { showAnswer(item); });
@@ -237,7 +228,7 @@
     });
   }
 
-  // --- Replay: every waiting save, oldest first, one at a time -----------------------------
+  // --- Replay: every waiting save, oldest first, one at a time
   var busy = false;
   function replay() {
     if (busy) return Promise.resolve();
@@ -278,7 +269,7 @@
     if (document.visibilityState === "visible" && root.classList.contains("unsent")) replay();
   }, RETRY);
 
-  // --- A page shown from the service worker's copy, or the connection gone: "as of …" --------
+  // --- A page shown from the service worker's copy, or the connection gone: "as of …"
   // The read-only scoreboard has live.js for that. The edit scoreboard says it here when the
   // connection goes; any other page only when it is the service worker's copy (data-copy).
   var scores = document.getElementById("live-status");
