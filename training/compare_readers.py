@@ -3,7 +3,7 @@ the text recogniser that ``rapidocr-onnxruntime`` ships (PP-OCRv4 rec), on the s
 
 Usage::
 
-    python training/compare_readers.py /work/shared/photos/rummikub
+    python training/compare_readers.py ../shared/photos/rummikub
 
 The crops are cut around the LABELLED boxes of the held-out photos (so the finder plays no
 part). For rapidocr each crop is given upright as it lies in the photo, and also turned a

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python training/evaluate.py /work/shared/photos/rummikub [--holdout training/validation.txt]
+    python training/evaluate.py ../shared/photos/rummikub [--holdout training/validation.txt]
         [--transform none|big|exif|tilt|dim|green|seat] [--failures DIR]
 
 Reads every held-out photo (all publisher variations of each listed source photo) through

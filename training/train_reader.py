@@ -2,7 +2,7 @@
 
 Usage (reproduces the shipped model, both parts trained side by side, one core each)::
 
-    python training/train_reader.py /work/shared/photos/rummikub --out companion/adapters/reader/
+    python training/train_reader.py ../shared/photos/rummikub --out companion/adapters/reader/
 
 What it does:
 
