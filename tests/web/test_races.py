@@ -143,14 +143,16 @@ def test_sixteen_http_clients_on_one_revision_one_wins(app):
     assert (revision, len(rounds)) == (3, 2)
 
 
-def test_sixteen_http_clients_without_if_match_never_shift_a_round(app):
+def test_sixteen_http_clients_with_keys_but_no_if_match_never_shift_a_round(app):
     match = started(app, rounds=1, games=CLIENTS + 1)  # room for every client's round
     path = f"/api/v1/matches/{match.edit_token}/games"
 
     def work(i: int, barrier: threading.Barrier) -> str:
         client = app.test_client()
         barrier.wait()
-        response = client.post(path, json=sample_round("rummikub", 10 + i))
+        # Each its own Idempotency-Key and no If-Match: a write of its own, on no revision.
+        key = {"Idempotency-Key": f"client-{i}"}
+        response = client.post(path, json=sample_round("rummikub", 10 + i), headers=key)
         return str(response.status_code)
 
     answers = at_once(work)
