@@ -1,5 +1,5 @@
 """A fifth game that lives only under tests/games/ (Gin Rummy) goes through every shell with
-no change to any file outside its folder (issue 15, item 3; docs/adding-a-game.md).
+no change to any file outside its folder (docs/adding-a-game.md).
 
 It is installed the way any game is (the ``gin`` fixture, tests/conftest.py): a distribution
 on ``sys.path`` whose entry point joins the ``companion.games`` group. The CLI, the JSON API,

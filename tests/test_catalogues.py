@@ -3,7 +3,7 @@
 The messages are extracted afresh from the source with the project's ``babel.cfg`` and every
 keyword in use, so a text added without its translations fails here, on a fresh clone too.
 English, the source language, has a catalogue of the texts with a message context alone (a
-game's own words, issue 16: Rummy 17's "Game 3"), each of them finished.
+game's own words, Rummy 17's "Game 3"), each of them finished.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ TAG = re.compile(r"\{(?:colour|colour2)\}\[([a-z0-9-]+)\]")
 def test_every_form_a_translation_asks_for_is_listed_for_every_colour(lang: str) -> None:
     """``{colour}[en]`` needs the form ``en`` of each colour (messages.inflect): the catalogue's
     ``forms`` entries list them, the first item being the word as translated. Every game's
-    colours, not only Rummy 17's: a card's name (issue 27, "orange 5") takes any of them."""
+    colours, not only Rummy 17's: a card's name ("orange 5") takes any of them."""
     from companion.domain import all_games
     from companion.domain.messages import FORMS, forms_table
 

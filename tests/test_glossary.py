@@ -1,4 +1,4 @@
-"""The glossary's words per game hold in the catalogues (docs/glossary.md, issue 16): in a
+"""The glossary's words per game hold in the catalogues (docs/glossary.md): in a
 game's message context no translation uses another game's word where the glossary says
 otherwise, every text about a round says the game's own word (English included: Rummy 17 says
 *game*), and every context the source uses has a row in the glossary."""

@@ -99,7 +99,7 @@ def test_the_rules_core_words_are_english_without_a_translator() -> None:
     assert caught.value.message.isascii()
 
 
-#: A Rummy 17 joker named by its colour, as each language says it (issue 27): by rule, with
+#: A Rummy 17 joker named by its colour, as each language says it: by rule, with
 #: the adjective's ending (de) or the definite form (bg), never "der Joker (rot)".
 JOKER = {
     "en": ["the red joker cannot", "in a blue run", "Add 1 more green card",
@@ -147,7 +147,7 @@ def test_a_coloured_joker_is_named_by_the_grammar_of_the_language(lang: str) -> 
 def test_the_tile_games_say_tiles_where_the_card_games_say_cards(
     lang: str, tiles: tuple[str, str], cards: str
 ) -> None:
-    # Issue 27: a text shared with the card games says the tile games' word in their context.
+    # a text shared with the card games says the tile games' word in their context.
     from companion.domain import check_meld, localize
 
     tr = translator(lang)

@@ -1,4 +1,4 @@
-"""Every command-line example in the README runs as written (issue 27 §4).
+"""Every command-line example in the README runs as written.
 
 Each line of a ``sh`` block that calls ``.venv/bin/companion`` (but ``serve``, which would
 not return) is run from the repository's top, as a newcomer would paste it: it must exit 0,

@@ -91,7 +91,7 @@ def picker(page: Any, pick: str, target: str, *taps: str) -> None:
             page.click(f"#picker [data-v='{tap}']")
         else:
             page.click(f"#picker [data-c={tap}]")
-    if pick != "last":  # the last card adds itself once its value is tapped (issue 11)
+    if pick != "last":  # the last card adds itself once its value is tapped
         page.click("#picker [data-act=done]")
     assert not page.locator("#picker").is_visible()
 

@@ -1,4 +1,4 @@
-"""axe-core on the phone (issue 27): the main pages in light and dark mode, each dialog open in
+"""axe-core on the phone: the main pages in light and dark mode, each dialog open in
 turn (the card picker, the walker), report no violation of serious or critical impact.
 
 Lighthouse runs with every dialog closed and in light mode only; axe here also sees the picker's

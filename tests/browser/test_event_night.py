@@ -1,4 +1,4 @@
-"""A club night on real phones and a projector (issue 19): the organiser starts an event of ten
+"""A club night on real phones and a projector: the organiser starts an event of ten
 at 390×844, seats two sessions, three tables enter rounds on their own phones (separate
 browser contexts), and the standings on a 1920×1080 screen update without a reload and match
 ``companion standings`` on the same documents.

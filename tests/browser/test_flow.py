@@ -1,4 +1,4 @@
-"""A Rummy 17 series on a phone (issue 3): start, three rounds, an error fixed, a draft, an edit.
+"""A Rummy 17 series on a phone: start, three rounds, an error fixed, a draft, an edit.
 
 Chromium at 390×844 drives the real app. The totals on the scoreboard must equal what the
 rules core (``companion match``) makes of the same round documents.

@@ -1,4 +1,4 @@
-"""Rummikub, Deluxe Rummy-O and Manipulation Rummy on a phone (issue 7).
+"""Rummikub, Deluxe Rummy-O and Manipulation Rummy on a phone.
 
 Each flow starts a match from the home page, enters three rounds in the game's own terms
 (tiles and cards with the picker, or counted points), fixes an error shown next to its field,

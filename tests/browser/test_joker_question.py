@@ -1,5 +1,5 @@
 """The round form asks which card a joker stands for only where the game depends on it
-(D17-6, contract "Games and cards", issue 24 §4), and then offers the readings as buttons."""
+(D17-6, contract "Games and cards"), and then offers the readings as buttons."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The read-only view follows the match (issue 11): a save shows on the other phones within
+"""The read-only view follows the match: a save shows on the other phones within
 2 s, without a reload; a lost connection is said plainly and the last scores stay.
 
 The watching phone's clock is Playwright's fake one, stopped (``fake_clock``): its polls come

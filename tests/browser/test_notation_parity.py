@@ -1,4 +1,4 @@
-"""The scripts write and read cards as the rules core does (issue 15, item 7): the notation
+"""The scripts write and read cards as the rules core does: the notation
 comes to JavaScript from the game's descriptor only (static/js/game.js), so every card, joker
 and stand-in the pickers can write is what companion.domain.cards writes, and a typed line
 splits into the same cards on the phone and on the server."""

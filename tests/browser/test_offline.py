@@ -1,4 +1,4 @@
-"""Offline at the table (issue 11 §3): a dropped connection loses nothing, and says so.
+"""Offline at the table: a dropped connection loses nothing, and says so.
 
 These tests run their own app server on a fixed port, so that it can be stopped and started
 again under the page (a phone whose Wi-Fi or server went away). A save made meanwhile waits
@@ -31,7 +31,7 @@ from companion.adapters.db import get_session
 from companion.web.app import create_app
 
 NAMES = ["Anna", "Béla", "Cili"]
-BUDGET = 60 * 1024  # issue 3 and 11: every page's first load transfers under 60 KB
+BUDGET = 60 * 1024  # every page's first load transfers under 60 KB
 #: How often a phone tries its outbox again while a save waits (static/js/offline.js, ms).
 RETRY = 8_000
 
@@ -400,7 +400,7 @@ def test_every_page_first_load_is_light_and_stays_home(
 
 
 def _part_page(table: Table, game: str) -> tuple[str, str]:
-    """A new match of ``game`` with its parts open (issue 28): (edit token, Béla's part link)."""
+    """A new match of ``game`` with its parts open: (edit token, Béla's part link)."""
     with table.app.app_context():
         session = get_session()
         match = store.create_match(

@@ -1,4 +1,4 @@
-"""Issue 28: own hands — every player enters their own part on their own phone.
+"""Own hands — every player enters their own part on their own phone.
 
 Four player phones and the scorekeeper's, each its own browser context at 390×844 on the same
 app. The parts are entered with the bench's own per-player driver (bench/taps.py: the walker on

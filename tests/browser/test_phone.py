@@ -11,7 +11,7 @@ from companion.adapters.db import get_session
 from companion.web.assets import static_url
 
 SIX = ["Anna-Katharina", "Bartholomäus", "Вячеслав", "Zsófia Eleonóra", "Ødegaard", "Li"]
-BUDGET = 60 * 1024  # issue 3: the first load of the scoreboard transfers under 60 KB
+BUDGET = 60 * 1024  # the first load of the scoreboard transfers under 60 KB
 
 
 def six_player_match(server: Any, games: int = 6) -> tuple[str, str]:

@@ -108,7 +108,7 @@ def test_the_switcher_choice_stays_on_the_device(server: Any, browser: Any) -> N
 def test_the_picker_draws_what_is_picked_as_named_cards(
     server: Any, browser: Any, lang: str, names: list[str]
 ) -> None:
-    """Issue 27: the picker's line shows chips, each named in the phone's language."""
+    """The picker's line shows chips, each named in the phone's language."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
     page = context.new_page()
     try:

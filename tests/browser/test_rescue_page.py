@@ -7,7 +7,7 @@ from phone import follow, scroll_width, shot
 
 
 def written(page, selector):
-    """The cards drawn as chips there (issue 27), as the notation writes them."""
+    """The cards drawn as chips there, as the notation writes them."""
     return page.locator(selector).evaluate_all("chips => chips.map(c => c.dataset.card)")
 
 

@@ -1,4 +1,4 @@
-"""A save leaves at once, whatever the page does next (issue 26 §1).
+"""A save leaves at once, whatever the page does next.
 
 A phone's browser gives a page in the background (another tab in front, the standings opened
 right after tapping Save) its timers late (at most once a second in Chromium) and no animation

@@ -1,4 +1,4 @@
-"""Issue 11 §1: a Rummy 17 round in at most 50 taps with the walking picker (bench/taps.py).
+"""A Rummy 17 round in at most 50 taps with the walking picker (bench/taps.py).
 
 The bench's own driver enters each round from the scoreboard through what a person sees, and
 the scores the scoreboard then shows must be the rules core's (``score_document``).
@@ -54,7 +54,7 @@ def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
     taps = measure(page, server.app, server.url, doc)
     assert board_totals(page) == _expected(doc)
     assert score_document(doc)["rummy17"] is True  # a 17 went out: one tap, still doubled
-    # Issue 26: "All colours" and R15 leave K15 (the last card) out; the blue joker of the 4s
+    # "All colours" and R15 leave K15 (the last card) out; the blue joker of the 4s
     # is held on B4, which Anna's run (entered first, seat order) has.
     assert taps <= 36, taps  # 35, and the tap that opens the walk (it waits to be asked)
     assert taps <= GOAL, taps
@@ -63,9 +63,9 @@ def test_r17_15a_taps_round_in_at_most_50_taps_with_the_rules_core_scores(
 def test_dense_rounds_take_no_more_taps_than_measured(server: Any, page: Any) -> None:
     bench = ROOT / "bench"
     # Measured with the card keys, a joker as its card held down and "All colours"
-    # for a set where it saves taps (issue 26). From the third on they are made to be hard
+    # for a set where it saves taps. From the third on they are made to be hard
     # (sets of four and five, four or five jokers, hands of 14 to 19 cards); 5 and 6 were made
-    # by someone else, 7 and 8 after the key, not tuned on. Every one is at most 50 (issue 26).
+    # by someone else, 7 and 8 after the key, not tuned on. Every one is at most 50.
     # Each has one tap more since the walk opens only when asked ("Tap in melds and hands").
     rounds = (("dense-round.json", 42), ("dense-round-2.json", 46))
     rounds += (("dense-round-3.json", 46), ("dense-round-4.json", 48))
@@ -193,7 +193,7 @@ def test_d17_6_walking_picker_joker_undo_and_meld_done(server: Any, page: Any) -
 
 
 def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page: Any) -> None:
-    """Issue 26: "All colours" then a card, or a card then "All colours", is a set of every
+    """ "All colours" then a card, or a card then "All colours", is a set of every
     colour of its value but those lying elsewhere in the round (R17-1, the descriptor's
     "copies"); it stays open for the colours it lacks to be tapped off."""
     doc = _doc("taps-round.json")
@@ -243,7 +243,7 @@ def test_all_colours_is_a_set_of_every_colour_still_in_the_box(server: Any, page
 
 
 def test_the_pile_ran_out_and_the_last_players_counts_save_the_game(server: Any, page: Any) -> None:
-    """Issue 27: with nobody out the walk ends at the last seat's counts, and saves the game as
+    """With nobody out the walk ends at the last seat's counts, and saves the game as
     it does after whoever went out (its button said "Save game 1" and it only closed)."""
     doc = {
         "game": "rummy17",
@@ -282,7 +282,7 @@ def test_walking_picker_fits_the_phone_with_big_targets(server: Any, page: Any) 
     quick = page.locator("#last-field [data-last]")
     assert quick.count() == 5
     page.get_by_role("radio", name="Cili", exact=True).click()
-    page.get_by_role("button", name="black 17").click()  # issue 27: named by its colour
+    page.get_by_role("button", name="black 17").click()  # named by its colour
     assert page.locator("#last_discard").input_value() == "K17"
     walker = page.locator("#walker")
     # The ending is given: the walk stays closed until asked (a scorekeeper who types closes

@@ -1,4 +1,4 @@
-"""Two phones enter the same round (issue 9): nothing is lost, nothing doubled, one tap decides.
+"""Two phones enter the same round: nothing is lost, nothing doubled, one tap decides.
 
 Both phones open "Round 1" of the same Rummikub match. The first saves; the second is shown
 the conflict screen (what the other phone saved, what it typed, kept) and keeps its own

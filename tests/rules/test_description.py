@@ -1,4 +1,4 @@
-"""A game's description is typed (issue 15 item 2): pages and sheets read attributes, the API
+"""A game's description is typed: pages and sheets read attributes, the API
 sends the same thing as JSON, and no template writes a game's number of its own."""
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ def test_no_template_of_a_game_writes_its_numbers(game: Game) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
 def test_the_copies_of_a_card_are_the_ones_the_entry_checks_allow(game: Game) -> None:
-    """The walker's "All colours" key leaves out a card lying elsewhere ``copies`` times
-    (issue 26): the same number the rules core checks a round against (R17-1, DK-4, DO-6);
+    """The walker's "All colours" key leaves out a card lying elsewhere ``copies`` times:
+    the same number the rules core checks a round against (R17-1, DK-4, DO-6);
     Manipulation's depends on the table's decks (DM-8), so it gives none."""
     from companion.domain.games.rummy17.turn import ONCE
 

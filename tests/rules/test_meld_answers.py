@@ -1,4 +1,4 @@
-"""Better meld answers (issue 10, item 7): `check` says what is actually wrong, with the clause.
+"""Better meld answers: `check` says what is actually wrong, with the clause.
 
 Groups where a joker repeats a colour or claims another value (RK-4, RO-4, MR-3), runs written
 1…13 and capped at 13 (RK-5, RO-5), no wrap (R17-9, DO-2) and no corner (MR-4), the R17-11

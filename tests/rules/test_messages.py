@@ -279,7 +279,7 @@ def test_the_error_object_carries_code_params_and_places():
 
 
 def test_a_word_of_the_game_takes_the_form_the_sentence_asks_for():
-    # Issue 27: the parameter stays "red"; the translation asks for a form by its tag and the
+    # the parameter stays "red"; the translation asks for a form by its tag and the
     # catalogue lists the word's forms in the context "forms" (messages.inflect).
     german = Catalogue(
         {

@@ -1,4 +1,4 @@
-"""One player's part checked on its own (contract "Own hands"; issue 28): what the part itself
+"""One player's part checked on its own (contract "Own hands"): what the part itself
 can tell is refused with its clause, naming the player, meld and card; what only the whole
 round can tell (a card twice across players, who went out, a joker's reading that depends on
 the rest of the table) waits for the round. Plus the invariant: every player's part of a legal

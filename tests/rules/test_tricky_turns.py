@@ -490,7 +490,7 @@ TURNS: list[tuple[str, dict, bool, list[str]]] = [
         False,
         ["R17-9"],
     ),
-    # --- Issue 24: freed jokers (DO-7, DK-5), named jokers (DM-9), readings (D17-6) ----
+    # --- freed jokers (DO-7, DK-5), named jokers (DM-9), readings (D17-6) ----
     (
         # bg l.59: "използва веднага за създаване на нова комбинация": DO-7.
         "DO-7 a freed joker added to an old run is refused",

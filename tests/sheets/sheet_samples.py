@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.domain.games.rummy17 import BONUS_CARDS
 
-# Hungarian (ő ű), German (ß ä ö ü) and Cyrillic names: they must print right (issue 4).
+# Hungarian (ő ű), German (ß ä ö ü) and Cyrillic names: they must print right.
 NAMES = ("Zsófi Őri", "Márk Űrös", "Jörg Weiß", "Дмитрий", "Käthe", "Béla")
 COLOURS = "RBGYK"
 CARDS = tuple(BONUS_CARDS)

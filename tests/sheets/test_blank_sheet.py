@@ -1,4 +1,4 @@
-"""Blank Rummy 17 sheets for paper play (issue 4): 2–6 players, reference panel, one page."""
+"""Blank Rummy 17 sheets for paper play: 2–6 players, reference panel, one page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The filled and blank sheets of every game (issue 7): its columns, totals, ranks, decisions."""
+"""The filled and blank sheets of every game: its columns, totals, ranks, decisions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The filled score sheet (issue 4): every number from the rules core, one page, ≥ 8 pt."""
+"""The filled score sheet: every number from the rules core, one page, ≥ 8 pt."""
 
 from __future__ import annotations
 

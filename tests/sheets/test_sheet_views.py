@@ -100,9 +100,9 @@ def test_the_history_is_printed_in_words(client: FlaskClient, match: dict) -> No
     got = text(client.get(f"/v/{match['view']}/sheet.pdf").get_data())
     corrections = [w for w in match["history"] if "edited" in w]
     assert corrections and all(what in got for what in corrections)
-    # Issue 27: the start and new games are no corrections (the grid shows them).
+    # the start and new games are no corrections (the grid shows them).
     assert not any(w in got for w in match["history"] if w not in corrections)
-    # Rummy 17 says game, in English too (issue 16)
+    # Rummy 17 says game, in English too
     assert any(what.startswith("Game 1 edited: ") for what in match["history"])
 
 

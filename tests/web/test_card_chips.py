@@ -1,4 +1,4 @@
-"""Cards are drawn as cards (issue 27 item 2): a chip in the card's colour with its value, the
+"""Cards are drawn as cards: a chip in the card's colour with its value, the
 colour letter or the suit's mark always in sight, named for a screen reader in the reader's
 language and grammar; the round form names the notation's letters."""
 

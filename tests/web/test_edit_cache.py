@@ -1,4 +1,4 @@
-"""The edit scoreboard is rendered once per revision too (issue 18 §2): it is kept with holes
+"""The edit scoreboard is rendered once per revision too: it is kept with holes
 for its form token, its idempotency key and the time it was made, filled in on every load.
 
 What must hold: a second load costs no render; no page shows another session's token, and the

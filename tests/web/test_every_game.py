@@ -91,7 +91,8 @@ def test_the_example_round_of_every_game_scores_alike_everywhere_and_round_trips
     body = {"game": game.id, "players": names, "first_dealer": dealer}
     made = client.post("/api/v1/matches", json=body)
     assert made.status_code == 201, made.get_json()
-    added = client.post(f"/api/v1/matches/{made.get_json()['edit']}/games", json=example)
+    games = f"/api/v1/matches/{made.get_json()['edit']}/games"
+    added = client.post(games, json=example, headers={"If-Match": made.headers["ETag"]})
     assert added.status_code == 201, added.get_json()
     assert added.get_json()["document"]["rounds"] == [example]
     assert added.get_json()["result"] == expected

@@ -1,4 +1,4 @@
-"""Hypothesis-driven posts to the forms with a valid CSRF token (issue 9, point 3).
+"""Hypothesis-driven posts to the forms with a valid CSRF token.
 
 The start form, the round form and the blank sheet's form get values of every kind —
 wrong types, huge texts and numbers, odd unicode, fields left out, fields no form has —

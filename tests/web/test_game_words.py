@@ -1,4 +1,4 @@
-"""Every table reads the words of its own box (issue 16): Rummy 17 calls a deal a *game*
+"""Every table reads the words of its own box: Rummy 17 calls a deal a *game*
 (hu *játék*, de *Spiel*, bg *игра*) on the scoreboard, round form, breakdown, history and
 sheet, through the message context ``rummy17``; the tile games keep *round*."""
 
@@ -83,7 +83,7 @@ def test_flask_babel_reads_the_english_catalogue_too(app) -> None:
 
 
 #: What a Rummy 17 match of 3 games shows after its first game, language by language: the flash
-#: after saving, the scoreboard's next line and button, the history's first two entries, the
+#: After saving, the scoreboard's next line and button, the history's first two entries, the
 #: home page's progress. Then the same for a Rummikub match of 3 rounds.
 RUMMY17 = {
     "en": ["Game 1 saved.", "Game 2 of 3: Lili deals, Zsófi starts.", "Enter game 2",
@@ -176,7 +176,7 @@ def test_a_problem_in_a_rummy17_match_says_where_in_its_word() -> None:
     assert "context" not in problem.to_json(translator("en"))  # not a place: the JSON is as it was
 
 
-#: Issue 27: each box's own word for its pieces on the referee's turn page (the hand's label
+#: Each box's own word for its pieces on the referee's turn page (the hand's label
 #: and the picker's name): tiles in Rummikub, cards in Rummy 17.
 PIECES = {
     "en": (("The player's tiles before", 'aria-label="Tile picker"'),

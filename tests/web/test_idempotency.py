@@ -1,4 +1,4 @@
-"""No doubled game (issue 9, point 2): a form carries an idempotency key made when it is
+"""No doubled game: a form carries an idempotency key made when it is
 drawn, an API write an ``Idempotency-Key``; a double tap, a form sent again or a retried
 request stores one round (or match) and answers like the first success. The keys are in
 the database, so this holds across processes; on SQLite and PostgreSQL."""

@@ -1,5 +1,5 @@
 """The round form asks which card a joker stands for only where the round depends on it
-(D17-6, contract "Games and cards", issue 24 item 4)."""
+(D17-6, contract "Games and cards")."""
 
 from __future__ import annotations
 

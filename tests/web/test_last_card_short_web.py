@@ -93,7 +93,7 @@ def test_matches_over_http_keep_the_short_form_and_the_history_says_it(
     assert answer.status_code == 200, answer.json
     assert answer.json["document"]["rounds"][0]["last_discard"] == {"seventeen": False}
     history = html.unescape(client.get(f"/m/{made['edit']}").get_data(as_text=True))
-    # Issue 27: the card is drawn as a chip, named in words
+    # the card is drawn as a chip, named in words
     assert re.search(
         r'last card: <span class="card c-B"[^>]*aria-label="blue 11"[^>]*>.*?</span> → not a 17',
         history,

@@ -1,4 +1,4 @@
-"""Limits (issue 9, point 7): meld lines and cards per line in the form and the API, the
+"""Limits: meld lines and cards per line in the form and the API, the
 history shown a page at a time, typed refusals in the players' words, and no link token in
 the log after a run of hostile requests."""
 

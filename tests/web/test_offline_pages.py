@@ -1,4 +1,4 @@
-"""What the service worker and the installed app rely on (issue 11 §3): the worker at the top
+"""What the service worker and the installed app rely on: the worker at the top
 of the site, the manifest, and the mark on the pages it may keep a copy of: never a round form,
 whose revision and idempotency key would be old in a copy."""
 

@@ -1,4 +1,4 @@
-"""Issue 9, point 8 (in part): form posts from another site are refused even with a valid
+"""Form posts from another site are refused even with a valid
 CSRF token; nothing an edit token reaches may be kept by a browser or a proxy."""
 
 from __future__ import annotations

@@ -295,7 +295,7 @@ def test_the_round_form_is_drawn_from_the_games_descriptor(client: FlaskClient, 
         names = {c["code"]: c["name"] for c in desc["cards"]["colours"]}
         texts = {str(v["value"]): v["text"] for v in desc["cards"]["values"]}
         assert all(label == f"{names[c]} {texts[v]}" for c, v, label in keys)
-        # One "All colours" key (issue 26), a dot per colour of the game's own.
+        # One "All colours" key, a dot per colour of the game's own.
         key = walker.split("data-all")[1].split("</button>")[0]
         assert walker.count("data-all") == 1 and 'aria-label="All colours"' in key
         assert re.findall(r'<i data-c="(\w+)">', key) == list(names)
@@ -469,7 +469,7 @@ def test_breakdown_shows_every_award_figure_rule_and_reason(
     for award in score_document(round_doc)["awards"]:
         assert award["rule"] in page and award["reason"] in page
     assert "Márk dealt, Lili started" in page
-    # Issue 27: the last card is drawn as a card, named by its colour for a screen reader.
+    # the last card is drawn as a card, named by its colour for a screen reader.
     assert "Zsófi went out; last card B11" in re.sub(r"<[^>]+>", "", page)
     assert 'role="img" aria-label="blue 11" data-card="B11"' in page
     assert page.count("<th>Player</th>") >= 6  # the scores, then one table per award
@@ -535,7 +535,7 @@ def test_edit_round_is_prefilled_and_recorded(
     answer = client.post(f"/m/{played}/rounds/1/edit", data=form_data(changed, revision="2"))
     assert answer.status_code == 302
     board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
-    # Issue 27: the history draws the cards as cards; their letters and values read the same.
+    # the history draws the cards as cards; their letters and values read the same.
     assert "Game 1 edited: Lili's hand: B5 B6 K17 → B5" in re.sub(r"<[^>]+>", "", board)
     assert 'aria-label="black 17" data-card="K17"' in board
     expected = match_document(

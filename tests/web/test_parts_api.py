@@ -1,6 +1,6 @@
-"""Own hands over HTTP (contract "Own hands: every player enters their own part"; issue 28 §1,
-§3): open the next round's parts, one token per player, PUT and GET a part, the scorekeeper
-reads them all, and the round saved as any round closes them. Run on SQLite and PostgreSQL."""
+"""Own hands over HTTP (contract "Own hands: every player enters their own part"): open the next
+round's parts, one token per player, PUT and GET a part, the scorekeeper reads them all, and the
+round saved as any round closes them. Run on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Own hands on the pages (issue 28 §2–§4), through the test client: the round form offers
+"""Own hands on the pages, through the test client: the round form offers
 "Everyone enters their own" with a QR code and link per seat, a player's own page sends only
 their part, the form is filled in from the parts that came, and once the round is saved (or
 the scorekeeper takes it over) the player's page says so. Run on SQLite and PostgreSQL."""

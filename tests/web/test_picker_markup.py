@@ -1,4 +1,4 @@
-"""The card picker drawn once (issue 15, item 7): the round form and the turn page show the
+"""The card picker drawn once: the round form and the turn page show the
 same dialog (one macro), its words on the dialog itself, and the scripts read the game's
 notation from the descriptor, whose card text is the rules core's."""
 

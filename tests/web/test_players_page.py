@@ -119,7 +119,7 @@ def test_R17_17_the_players_figures_are_the_rules_cores(client: FlaskClient, app
     assert 'data-figure="round-wins">1<' in tiles_part  # RK-22: ZSÓFI went out
     assert 'data-player="Cili"' in tiles_part
     raw = client.get("/players").get_data()
-    assert len(raw) <= 60_000  # first load of every page ≤ 60 KB (issue 11)
+    assert len(raw) <= 60_000  # first load of every page ≤ 60 KB
     assert b"<script>" not in raw and b"style=" not in raw  # CSP: no inline script or style
 
 

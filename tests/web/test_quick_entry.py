@@ -1,4 +1,4 @@
-"""Issue 11 §1 on the server side: what the walking picker and the one-tap last card draw
+"""On the server side: what the walking picker and the one-tap last card draw
 comes from the game (its descriptor), and the rules behind it stay in Python."""
 
 from __future__ import annotations

@@ -143,14 +143,16 @@ def test_sixteen_http_clients_on_one_revision_one_wins(app):
     assert (revision, len(rounds)) == (3, 2)
 
 
-def test_sixteen_http_clients_without_if_match_never_shift_a_round(app):
+def test_sixteen_http_clients_with_keys_but_no_if_match_never_shift_a_round(app):
     match = started(app, rounds=1, games=CLIENTS + 1)  # room for every client's round
     path = f"/api/v1/matches/{match.edit_token}/games"
 
     def work(i: int, barrier: threading.Barrier) -> str:
         client = app.test_client()
         barrier.wait()
-        response = client.post(path, json=sample_round("rummikub", 10 + i))
+        # Each its own Idempotency-Key and no If-Match: a write of its own, on no revision.
+        key = {"Idempotency-Key": f"client-{i}"}
+        response = client.post(path, json=sample_round("rummikub", 10 + i), headers=key)
         return str(response.status_code)
 
     answers = at_once(work)
@@ -166,7 +168,7 @@ def test_sixteen_http_clients_without_if_match_never_shift_a_round(app):
 
 
 def test_sixteen_scorekeepers_opening_the_parts_get_one_set_of_tokens(app):
-    """Issue 28: one opening, whoever asks at the same moment; the others get its tokens."""
+    """One opening, whoever asks at the same moment; the others get its tokens."""
     match = started(app)
     path = f"/api/v1/matches/{match.edit_token}/parts"
 
@@ -185,7 +187,7 @@ def test_sixteen_scorekeepers_opening_the_parts_get_one_set_of_tokens(app):
 
 
 def test_sixteen_phones_sending_one_part_keep_one_of_them_whole(app):
-    """Issue 28: sixteen sends of one part at once are all stored, one after another (a send
+    """Sixteen sends of one part at once are all stored, one after another (a send
     that finds another one committed since it began is written again over it); what is kept
     is one of them, whole, and the part's log has an entry per send."""
     match = started(app)

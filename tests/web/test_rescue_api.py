@@ -53,7 +53,7 @@ def test_rescue_api_refuses_bodies_that_are_not_its_document(client):
 def test_rescue_page_draws_the_melds(client):
     page = client.get("/rescue?game=manipulation&cards=QH+KH+AH+5C").get_data(as_text=True)
     assert 'id="melds"' in page and 'id="unplaceable"' in page
-    # Issue 27: each card a chip with its suit, named in words; Manipulation says cards.
+    # each card a chip with its suit, named in words; Manipulation says cards.
     assert all(f'data-card="{c}"' in page for c in ("QH", "AH", "5C"))
     assert 'aria-label="queen of hearts"' in page
     assert "Not every card can be placed" in page and "The cards on the table" in page

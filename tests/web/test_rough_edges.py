@@ -1,4 +1,4 @@
-"""Rough edges a newcomer met (issue 27 §3): each now as the table expects it."""
+"""Rough edges a newcomer met: each now as the table expects it."""
 
 from __future__ import annotations
 

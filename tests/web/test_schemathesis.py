@@ -1,4 +1,4 @@
-"""Schemathesis against ``/api/v1/openapi.json`` (issue 9, point 3), on SQLite and PostgreSQL.
+"""Schemathesis against ``/api/v1/openapi.json``, on SQLite and PostgreSQL.
 
 Every operation of the document gets requests generated from its own schemas (valid and
 invalid ones) and each answer is checked: never a 5xx, a status code the document lists,

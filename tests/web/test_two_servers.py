@@ -1,4 +1,4 @@
-"""Two servers on one PostgreSQL (issue 26 item 3): the database is the shared state.
+"""Two servers on one PostgreSQL: the database is the shared state.
 
 A club that outgrows one computer runs ``companion serve`` on two (docs/server.md: "A club on two
 computers"), each with its own instance folder and the same secret key, behind one proxy.

@@ -1,4 +1,4 @@
-"""Gin Rummy, the test game: a fifth game that lives only under tests/ (issue 15, item 3).
+"""Gin Rummy, the test game: a fifth game that lives only under tests/.
 
 It proves that a game is one module: it joins the app through the ``companion.games`` entry
 point of the distribution beside it (``companion_gin_rummy-1.0.dist-info``), and brings its
