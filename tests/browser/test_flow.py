@@ -171,7 +171,7 @@ def test_a_three_round_rummy17_series_on_a_phone(server: Any, page: Any) -> None
     assert page.evaluate("key => localStorage.getItem(key) !== null", draft)
     follow(page, "#save-button")
     assert page.url == board
-    # Saved: the board's script drops the draft (the URL changes before that script runs).
+    # Saved: the saving page drops its draft as offline.js reports the save (drafts.js).
     page.wait_for_function("key => localStorage.getItem(key) === null", arg=draft, timeout=15000)
     assert page.evaluate("key => localStorage.getItem(key)", draft) is None
     assert "The match is over." in page.inner_text("main")
