@@ -104,13 +104,30 @@ def warm() -> None:
     _session("reader")
 
 
+class _Photo(io.BytesIO):
+    """The photo's bytes, noting whether the decoder asked for more than there was.
+
+    Pillow fills a cut-off photo with grey instead of refusing it whenever anything in the
+    process has set ``ImageFile.LOAD_TRUNCATED_IMAGES`` (WeasyPrint does on import), so the
+    reader sees for itself that a photo ran out before its decoder was done."""
+
+    ran_dry = False
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        chunk = super().read(size)
+        if size != 0 and not chunk:
+            self.ran_dry = True
+        return chunk
+
+
 def _decode(data: bytes) -> Image.Image:
     """The photo upright (EXIF orientation applied), RGB, JPEGs decoded at a reduced scale
     that still has at least CROP_SOURCE_SIDE pixels along the long side."""
     if not data:
         raise PhotoError("unreadable", "the photo is empty")
     try:
-        im = Image.open(io.BytesIO(data))
+        source = _Photo(data)
+        im = Image.open(source)
         if im.format not in FORMATS:
             raise PhotoError("unsupported", f"not a JPEG, PNG or WebP photo: {im.format}")
         w, h = im.size
@@ -122,6 +139,8 @@ def _decode(data: bytes) -> Image.Image:
             f = CROP_SOURCE_SIDE / max(w, h)
             im.draft("RGB", (math.ceil(w * f), math.ceil(h * f)))
         im.load()
+        if source.ran_dry:
+            raise PhotoError("unreadable", "the photo is cut short")
         upright = ImageOps.exif_transpose(im)
         return upright.convert("RGB")
     except PhotoError:

@@ -72,6 +72,7 @@ P_("manipulation", "Not every tile can be placed")
 P_("manipulation", "The most tiles that fit, in legal melds:")
 P_("manipulation", "A joker shows the tile it stands for, like *R8.")
 P_("manipulation", "The tiles on the table")
+P_("manipulation", "Tap the colour, then the value of this tile.")
 
 
 class Manipulation(LeftoverGame):

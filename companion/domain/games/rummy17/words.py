@@ -23,6 +23,8 @@ WORDS = (
     P_("rummy17", "Round %(n)s: %(dealer)s deals, %(starts)s starts."),
     P_("rummy17", "Round %(n)s of %(of)s: %(dealer)s deals, %(starts)s starts."),
     NP_("rummy17", "%(played)d of %(num)d round", "%(played)d of %(num)d rounds"),
+    # the card picker's one-card mode
+    P_("rummy17", "Tap the colour, then the value of this tile."),
     # the round form, breakdown and deletion
     P_("rummy17", "Round %(n)s"),
     P_("rummy17", "Edit round %(n)s"),
