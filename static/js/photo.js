@@ -3,8 +3,8 @@
 // /api/v1/photos and dropped; the tiles that come back are written into the field, as chips.
 // The unsure ones are marked "?" and confirmed with one tap each; a tap on any other chip
 // opens the picker to change it. The server reads the tiles; this script only draws them.
-// Offline, the photo waits in the outbox (Companion.outbox, offline.js) and is read when the
-// phone is back online.
+// Offline, the photo waits on this page, in memory only (never stored: contract "Photos"), and
+// is sent by itself when the phone is back online.
 "use strict";
 (function () {
   var C = window.Companion;
@@ -77,7 +77,8 @@
       draw();
     }
     function write(answer) {
-      if (box.getAttribute("data-as") === "table" && answer && answer.melds) {
+      if (box.hasAttribute("data-tiles-only")) target.value = tiles.join(" ");
+      else if (box.getAttribute("data-as") === "table" && answer && answer.melds) {
         var lines = answer.melds.map(function (m) { return m.join(" "); });
         var loose = (answer.loose || []).map(function (i) { return tiles[i]; });
         if (loose.length) lines.push(loose.join(" "));
@@ -104,12 +105,18 @@
         });
       });
     }
+    // No connection: the photo waits here (the latest one only) until the phone is online.
+    var waiting = null;
     function queue(blob) {
-      if (C.outbox && C.outbox.photo) {
-        C.outbox.photo(box.getAttribute("data-url"), blob, function (answer) { last = answer; fill(answer); });
-        say(T.waiting);
-      } else say(T.failed, true);
+      waiting = blob;
+      say(T.waiting);
     }
+    window.addEventListener("online", function () {
+      if (!waiting) return;
+      var blob = waiting;
+      waiting = null;
+      send(blob).catch(function () { queue(blob); });
+    });
     input.addEventListener("change", function () {
       var file = input.files && input.files[0];
       if (!file) return;
@@ -160,4 +167,16 @@
     });
   }
   $$("[data-photo]").forEach(setup);
+  // A page where the game is chosen on the page itself (the rescue): the camera is there for the
+  // games whose tiles can be read (the server lists them), and reads the chosen game's.
+  document.addEventListener("change", function (event) {
+    if (!event.target || event.target.name !== "game") return;
+    $$("[data-photo-games]").forEach(function (box) {
+      var readable = C.data(box, "data-photo-games").indexOf(event.target.value) >= 0;
+      box.classList.toggle("hidden", !readable);
+      var url = new URL(box.getAttribute("data-url"), location.href);
+      if (readable) url.searchParams.set("game", event.target.value);
+      box.setAttribute("data-url", url.pathname + url.search);
+    });
+  });
 })();

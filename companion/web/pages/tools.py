@@ -72,6 +72,7 @@ def rescue() -> str:
         answer=answer,
         error=error,
         chosen=chosen,
+        games=[descriptor(get_game(game)) for game in form.game_ids],
         example=example_run(chosen),
     )
 
