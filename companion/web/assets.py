@@ -9,6 +9,11 @@ a phone keeps it for good, and a changed file is a new name, so a page never run
 script than the one it was made with. The plain names still answer, revalidated each time
 (a page kept from before an update names them).
 
+A hashed script or style sheet is served without its comments and spare white space (rjsmin,
+rcssmin: made once as the app starts, a few milliseconds), so a phone's first load carries the
+code, not the notes written for whoever reads it next; the plain names serve the files as they
+are. Files under ``vendor/`` are already small and served as they come.
+
 The service worker (``templates/sw.js``, served at ``/sw.js``) gets its precache list and its
 cache version from the same list: any changed file changes the worker, which installs, takes
 over and drops the older caches.
@@ -17,10 +22,14 @@ over and drops the older caches.
 from __future__ import annotations
 
 import hashlib
+import mimetypes
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from flask import Flask, Response, current_app, send_from_directory, url_for
+import rcssmin
+import rjsmin
+from flask import Flask, Response, current_app, request, send_from_directory, url_for
 
 #: How long a hashed name may be kept (a year: browsers' ceiling).
 FOREVER = 31536000
@@ -29,6 +38,9 @@ DIGITS = 10
 #: What the service worker fetches as it installs: the page shown offline, and the scripts,
 #: styles and icon of every page (base.html), so the app opens without a connection.
 PRECACHE = ("app.css", "js/util.js", "app.js", "js/offline.js", "icons/icon-192.png")
+
+#: How a script or a style sheet is made small for the wire, by suffix.
+SHRINK: dict[str, Callable[[str], str]] = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 
 #: A hashed name in the service worker's words (a JavaScript RegExp): its stem, its suffix.
 HASHED = r"^(.+)\.[0-9a-f]{" + str(DIGITS) + r"}(\.[A-Za-z0-9]+)$"
@@ -40,6 +52,7 @@ class Manifest:
 
     hashed: dict[str, str] = field(default_factory=dict)
     logical: dict[str, str] = field(default_factory=dict)  # the other way round
+    shrunk: dict[str, bytes] = field(default_factory=dict)  # scripts and styles made small
     version: str = ""  # changes with any file
 
     @classmethod
@@ -51,7 +64,11 @@ class Manifest:
             name = path.relative_to(folder).as_posix()
             if any(part.startswith(".") for part in name.split("/")):
                 continue
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:DIGITS]
+            data = path.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()[:DIGITS]
+            shrink = SHRINK.get(path.suffix)
+            if shrink is not None and not name.startswith("vendor/"):
+                made.shrunk[name] = shrink(data.decode("utf-8")).encode("utf-8")
             stem, dot, suffix = name.rpartition(".")
             hashed = f"{stem}.{digest}.{suffix}" if dot and "/" not in suffix else name
             made.hashed[name], made.logical[hashed] = hashed, name
@@ -76,10 +93,17 @@ def send_static(app: Flask, filename: str) -> Response:
     is the file as it is now, revalidated each time."""
     folder = app.static_folder
     assert folder is not None
-    real = manifest(app).logical.get(filename)
+    made = manifest(app)
+    real = made.logical.get(filename)
     if real is None:
         return send_from_directory(folder, filename, max_age=None)
-    answer = send_from_directory(folder, real, max_age=FOREVER)
+    if real in made.shrunk:
+        answer = Response(made.shrunk[real], mimetype=mimetypes.guess_type(real)[0])
+        answer.set_etag(filename)  # the name is the content's hash
+        answer.cache_control.max_age = FOREVER
+        answer.make_conditional(request)
+    else:
+        answer = send_from_directory(folder, real, max_age=FOREVER)
     answer.cache_control.public = True
     answer.cache_control.immutable = True
     return answer

@@ -113,6 +113,17 @@ def start(page: Any, base: str, game: str, names: list[str], first: int | None) 
     return str(page.url)
 
 
+def overflowing(page: Any) -> list[str]:
+    """The elements that reach past the phone's right edge, for a failing width's message."""
+    found: list[str] = page.evaluate(
+        """w => Array.from(document.querySelectorAll("body *"))
+          .filter(e => e.getBoundingClientRect().right > w)
+          .slice(0, 5).map(e => e.outerHTML.slice(0, 160))""",
+        PHONE["width"],
+    )
+    return found
+
+
 def scroll_width(page: Any) -> int:
     """How wide the page is: more than 390 means sideways scrolling on the phone."""
     return int(page.evaluate("document.scrollingElement.scrollWidth"))

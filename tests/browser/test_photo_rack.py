@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from phone import PHONE, scroll_width, shot
+from phone import PHONE, overflowing, scroll_width, shot
 
 from bench.taps import Counter, board_totals, new_match, open_parts, photo_part
 from companion.domain import get_game, score_document
@@ -73,7 +73,8 @@ def test_a_rack_photographed_on_a_players_page_scores_as_the_rack_says(
         assert confirmed >= 1  # an unsure tile was confirmed with one tap
         assert anna.taps == 3 + confirmed, anna.log
         assert 5 <= len(rack) <= 20
-        assert scroll_width(anna.page) <= PHONE["width"]
+        anna.page.wait_for_load_state()
+        assert scroll_width(anna.page) <= PHONE["width"], overflowing(anna.page)
         # The scorekeeper's form shows the rack as sent; Béla went out; saved.
         form = keeper.page
         form.wait_for_function(

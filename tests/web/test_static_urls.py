@@ -71,7 +71,7 @@ def test_a_changed_script_is_a_new_address_and_a_new_worker(tmp_path):
     shutil.copytree(ROOT / "static", static)
     before = app_on(static, tmp_path / "one")
     (static / "js" / "util.js").write_text(
-        (static / "js" / "util.js").read_text(encoding="utf-8") + "\n// changed\n",
+        (static / "js" / "util.js").read_text(encoding="utf-8") + '\nwindow.changed = "yes";\n',
         encoding="utf-8",
     )
     after = app_on(static, tmp_path / "two")  # the server started again
@@ -81,7 +81,7 @@ def test_a_changed_script_is_a_new_address_and_a_new_worker(tmp_path):
     changed = sorted(set(old_urls) ^ set(new_urls))
     assert len(changed) == 2 and all("/js/util." in url for url in changed)
     new_util = next(u for u in new_urls if "/js/util." in u)
-    assert after.test_client().get(new_util).data.endswith(b"// changed\n")
+    assert after.test_client().get(new_util).data.endswith(b'window.changed="yes";')
     old_version, old_precache = worker(before)
     new_version, new_precache = worker(after)
     assert new_version != old_version  # the worker changes: it drops the older caches
@@ -91,3 +91,20 @@ def test_a_changed_script_is_a_new_address_and_a_new_worker(tmp_path):
         assert after.test_client().get(url).status_code == 200, url
     for app in (before, after):
         app.extensions["companion_db"].dispose()
+
+
+def test_a_hashed_script_or_style_is_served_without_its_comments(client):
+    page = client.get("/").get_data(as_text=True)
+    for url in STATIC_URL.findall(page):
+        if not url.endswith((".js", ".css")) or "/vendor/" in url:
+            continue
+        name = re.sub(r"\.[0-9a-f]{" + str(DIGITS) + r"}\.", ".", url.removeprefix("/static/"))
+        source = (ROOT / "static" / name).read_bytes()
+        served = client.get(url)
+        assert b"/*" in source or b"//" in source, name  # each of them has notes to drop
+        assert len(served.data) < len(source) * 0.9, name
+        assert b"\n//" not in served.data and b"/* " not in served.data, name
+        again = client.get(url, headers={"If-None-Match": served.headers["ETag"]})
+        assert again.status_code == 304  # a phone that has it is told so
+        # the plain name is the file as it is
+        assert client.get("/static/" + name).data == source
