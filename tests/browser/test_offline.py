@@ -410,7 +410,7 @@ def _part_page(table: Table, game: str) -> tuple[str, str]:
         return match.edit_token, f"{table.url}/p/{parts[1].token}"
 
 
-def test_issue_28_a_part_sent_without_a_connection_waits_and_goes_when_it_is_back(
+def test_a_part_sent_without_a_connection_waits_and_goes_when_it_is_back(
     table: Table, phone: Any
 ) -> None:
     fake_clock(phone)
@@ -433,7 +433,7 @@ def test_issue_28_a_part_sent_without_a_connection_waits_and_goes_when_it_is_bac
         assert parts[1].part == {"rack": ["R5", "B2"]}
 
 
-def test_issue_28_a_part_that_waited_while_the_round_was_saved_is_told_so(
+def test_a_part_that_waited_while_the_round_was_saved_is_told_so(
     table: Table, phone: Any
 ) -> None:
     edit, link = _part_page(table, "rummikub")

@@ -362,7 +362,7 @@ def test_a_read_only_page_is_drawn_at_most_once_per_window(app, client, monkeypa
     assert client.get(f"/ev/{view}/live").data != before.data  # a new window draws anew
 
 
-def test_issue_28_each_table_offers_own_parts_and_the_table_cards_say_so(app, client):
+def test_each_table_offers_own_parts_and_the_table_cards_say_so(app, client):
     edit = start(client)
     seat(client, edit, 1)
     table = tables(app, edit)[0][0]
