@@ -47,6 +47,44 @@ def test_only_the_save_function_looks_up_a_once_key() -> None:
     assert asking == ["companion/services/saving.py"]
 
 
+#: The store's writes: only a command's handler calls one (companion/services/handlers.py).
+WRITES = {
+    "create_match", "rematch", "add_round", "update_round", "delete_round", "restore_round",
+    "lengthen", "forget_on_device", "open_parts", "drop_parts", "put_part", "keep_part",
+    "create_event", "seat_next", "redraw", "add_entrant", "withdraw",
+}  # fmt: skip
+
+
+def test_only_the_handlers_write_and_only_handle_saves() -> None:
+    """No view or command line calls ``saving.save`` or a store write: each hands a command to
+    ``handlers.handle`` (docs/adr/0005-one-service-path.md)."""
+    calling = sorted(
+        (path, node.func.attr)
+        for path, tree in modules().items()
+        if path.startswith(("companion/web/", "companion/cli.py"))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and (
+            (node.func.value.id in ("store", "events") and node.func.attr in WRITES)
+            or (node.func.value.id == "saving" and node.func.attr == "save")
+        )
+    )
+    assert calling == []
+    saving = sorted(
+        path
+        for path, tree in modules().items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "save"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "saving"
+    )
+    assert saving == ["companion/services/handlers.py"]
+
+
 def private_names_reached(tree: ast.Module) -> list[str]:
     """The private names of the project's other modules that ``tree`` reaches: imported by name
     (``from companion.x import _y``) or read from a module it imported (``x._y``)."""

@@ -1,5 +1,5 @@
-"""One place saves: every write of a match goes through ``save``, whoever asks for it — the
-JSON API, the round form, the start page, the scoreboard's confirm buttons and a delete.
+"""One place saves: every write goes through ``save`` (by ``handlers.handle``), whoever asks for
+it — the JSON API, the round form, the start page, the scoreboard's buttons, parts and events.
 
 ``save`` makes a write happen once per idempotency key (``store.Once``), a match's write or
 an event's alike. A request whose key
@@ -20,8 +20,9 @@ snapshot (companion/adapters/db.py): on SQLite a writing request holds the write
 read, on PostgreSQL a row changed after the snapshot fails the claim. So a request never reads
 the match's old revision with its new round and takes its save for a no-op.
 
-A view parses the request, calls ``save`` and maps the outcome and the refusals to its own
-answer (cosmicpython's service layer).
+A view parses the request into a command and hands it to ``handlers.handle``, which runs the
+command's handler through ``save``; the view maps the outcome and the refusals to its own
+answer (cosmicpython's service layer and message bus).
 """
 
 from __future__ import annotations

@@ -29,15 +29,18 @@ from companion.adapters.models import Event
 from companion.adapters.store import events
 from companion.domain import EntryError, get_game
 from companion.services import saving
-from companion.web.api.matches import (
-    IF_MATCH_OR_KEY,
-    bp,
-    error_response,
-    json_body,
-    once_of,
-    precondition,
-    write_refused,
+from companion.services.commands import (
+    AddEntrant,
+    Command,
+    CreateEvent,
+    Later,
+    Redraw,
+    SeatSession,
+    WithdrawEntrant,
 )
+from companion.web.api.answers import IF_MATCH_OR_KEY, once_of, precondition, written
+from companion.web.api.answers import problem as error_response
+from companion.web.api.matches import bp, json_body
 from companion.web.ratelimit import creating
 
 EVENT_FIELDS = ("game", "entrants", "sessions", "rounds", "size", "seating", "title")
@@ -101,16 +104,19 @@ def create() -> Response:
     """Start an event (EV-1) → 201 with both tokens; the same ``Idempotency-Key`` again
     answers the same event (201 again), created once."""
     body = json_body()
+    try:
+        once = once_of("api:create-event")
+    except EntryError as err:
+        return error_response(err, 422)
 
-    def write() -> Event:
+    def build() -> Command:
         if not isinstance(body, dict):
             raise EntryError("body-not-object", example='{"game": ..., "entrants": [...]}')
         unknown = sorted(set(body) - set(EVENT_FIELDS))
         if unknown:
             raise EntryError("body-unknown-field", key=unknown[0], fields=", ".join(EVENT_FIELDS))
         seating = body.get("seating", "draw")
-        return events.create_event(
-            get_session(),
+        return CreateEvent(
             game=body.get("game"),  # type: ignore[arg-type]
             entrants=body.get("entrants"),
             sessions=body.get("sessions", 1),
@@ -121,15 +127,13 @@ def create() -> Response:
             once=once,
         )
 
-    try:
-        once = once_of("api:create-event")
-        saved = saving.save(get_session(), once, write)
-    except EntryError as err:
-        return error_response(err, 422)
-    event = saved.event if isinstance(saved, saving.Replayed) else saved.value
-    response = _answer(event, 201)
-    response.headers["Location"] = f"/api/v1/events/{event.edit_token}"
-    return response
+    def respond(saved: saving.Done[Any] | saving.Replayed) -> Response:
+        event = saved.event if isinstance(saved, saving.Replayed) else saved.value
+        response = _answer(event, 201)
+        response.headers["Location"] = f"/api/v1/events/{event.edit_token}"
+        return response
+
+    return written(Later(once, build), None, respond)
 
 
 @bp.get("/events/<token>", endpoint="read_event")
@@ -147,40 +151,38 @@ def read(token: str) -> Response:
 
 def _write(
     token: str,
-    action: Callable[[Event, int | None, store.Once | None], Any],
+    command: Callable[[Event, int | None, store.Once | None], Command],
     status: int,
     required: str | None = IF_MATCH_OR_KEY,
 ) -> Response:
-    """Run ``action`` on the event of an organiser's token, once per ``Idempotency-Key``, on the
-    revision ``If-Match`` names; a write ``required`` to carry either answers 428 without."""
+    """Handle the ``command`` built for the event of an organiser's token, once per
+    ``Idempotency-Key``, on the revision ``If-Match`` names; a write ``required`` to carry
+    either answers 428 without."""
     event = events.by_edit_token(get_session(), token)
     if event is None:
         return _not_found()
     try:
         once = once_of(f"api:event:{event.id}")
-    except EntryError as refused:
-        return error_response(refused, 422)
+    except EntryError as refusal:
+        return error_response(refusal, 422)
+    later = Later(once, lambda: command(event, precondition(event, once, required), once))
 
-    def write() -> None:
-        action(event, precondition(event, once, required), once)
+    def respond(saved: saving.Done[Any] | saving.Replayed) -> Response:
+        return _answer(saved.event if isinstance(saved, saving.Replayed) else event, status)
 
-    try:
-        saved = saving.save(get_session(), once, write)
-    except EntryError as err:
-        return write_refused(err.at(context=event.game), event)
-    return _answer(saved.event if isinstance(saved, saving.Replayed) else event, status)
+    return written(later, event, respond, context=event.game)
 
 
 @bp.post("/events/<token>/sessions", endpoint="seat_event")
 def seat(token: str) -> Response:
     """Seat the next session (EV-2, EV-3) → 201."""
-    return _write(token, lambda e, r, o: events.seat_next(get_session(), e, r, o), 201)
+    return _write(token, lambda e, r, o: SeatSession(event=e, revision=r, once=o), 201)
 
 
 @bp.post("/events/<token>/redraw", endpoint="redraw_event")
 def redraw(token: str) -> Response:
     """Draw the last session again before any table saved a round (EV-3)."""
-    return _write(token, lambda e, r, o: events.redraw(get_session(), e, r, o), 200)
+    return _write(token, lambda e, r, o: Redraw(event=e, revision=r, once=o), 200)
 
 
 @bp.post("/events/<token>/entrants", endpoint="join_event")
@@ -188,12 +190,13 @@ def join(token: str) -> Response:
     """A late arrival, ``{"name": …}``, seated from the next session (EV-1)."""
     body = json_body()
     name = body.get("name") if isinstance(body, dict) else None
-    return _write(token, lambda e, r, o: events.add_entrant(get_session(), e, name, r, o), 200)
+    return _write(token, lambda e, r, o: AddEntrant(event=e, name=name, revision=r, once=o), 200)
 
 
 @bp.delete("/events/<token>/entrants/<name>", endpoint="withdraw_from_event")
 def withdraw(token: str, name: str) -> Response:
     """An entrant withdraws before the next session (EV-1); played results stay. Idempotent by
     nature (a withdrawal sent twice withdraws once), so neither header is required."""
-    withdraw = events.withdraw
-    return _write(token, lambda e, r, o: withdraw(get_session(), e, name, r, o), 200, None)
+    return _write(
+        token, lambda e, r, o: WithdrawEntrant(event=e, name=name, revision=r, once=o), 200, None
+    )

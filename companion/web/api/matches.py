@@ -8,7 +8,6 @@ Error messages are rendered through ``translator()``: English until the API is t
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +18,7 @@ from flask_babel import gettext as _
 from companion import domain as rules
 from companion.adapters import store
 from companion.adapters.db import get_session
-from companion.adapters.models import Event, Match
+from companion.adapters.models import Match
 from companion.domain import (
     EntryError,
     all_games,
@@ -38,7 +37,28 @@ from companion.domain.documents import Document, parse
 from companion.domain.messages import N_, register
 from companion.domain.names import name_key
 from companion.services import saving
+from companion.services.commands import (
+    AddRound,
+    Command,
+    DeleteRound,
+    Later,
+    OpenParts,
+    ReplaceRound,
+    SendPart,
+    StartMatch,
+    StopParts,
+)
+from companion.services.handlers import handle
 from companion.web.api import openapi
+from companion.web.api.answers import (
+    IF_MATCH,
+    IF_MATCH_OR_KEY,
+    based_on,
+    once_of,
+    precondition,
+    written,
+)
+from companion.web.api.answers import problem as _problem
 from companion.web.language import translator
 from companion.web.ratelimit import creating
 
@@ -52,17 +72,8 @@ match_json_bp = Blueprint("match_json", __name__)
 register(
     {
         "cards-not-list": N_('{field} must be a list of cards, e.g. ["R3", "R4", "*R"]'),
-        "if-match-required": N_(
-            "say which revision this change is based on: send If-Match with the match's "
-            'ETag (now "{revision}")'
-        ),
-        "if-match-or-key-required": N_(
-            "sent again, this change would be made twice: send If-Match with the ETag "
-            '(now "{revision}") or an Idempotency-Key'
-        ),
         "match-not-found": N_("there is no match at this link"),
         "game-not-found": N_("there is no game {game!r}; the games are {games}"),
-        "idempotency-key-invalid": N_("Idempotency-Key must be 1 to 64 visible ASCII characters"),
         "tiles-not-list": N_('tiles must be a list of tiles, e.g. ["R1", "R1", "K5"]'),
     }
 )
@@ -74,13 +85,6 @@ MATCH_FIELDS = ("game", "players", "first_dealer", "games", "title")
 def error(status: int, message: str, **fields: Any) -> tuple[Response, int]:
     """A JSON error answer: ``{"error": {"message": ..., ...}}``."""
     return jsonify({"error": {"message": message, **fields}}), status
-
-
-def _problem(err: EntryError, status: int, **extra: Any) -> Response:
-    """An ``EntryError`` as the contract's error object, with ``status``."""
-    response = jsonify({**err.to_json(translator()), **extra})
-    response.status_code = status
-    return response
 
 
 class _Refused(ValueError):
@@ -296,103 +300,33 @@ def _editable(token: str) -> Match | None:
     return store.get_by_edit_token(get_session(), token)
 
 
-def _based_on(match: Match | Event) -> int | None:
-    """The revision ``If-Match`` names (the current one when it is among them); None: absent.
-
-    ``*`` means whatever revision is current. A value naming no revision of ours is stale.
-    """
-    if not request.headers.get("If-Match"):
-        return None
-    etags = request.if_match
-    if etags.star_tag or etags.contains(str(match.revision)):
-        return match.revision
-    return -1  # names no revision of ours: stale
-
-
-def _once(scope: str) -> store.Once | None:
-    """The request's ``Idempotency-Key`` in ``scope``, with a fingerprint of the request."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not store.IDEMPOTENCY_KEY.fullmatch(key):
-        raise EntryError("idempotency-key-invalid")
-    request_hash = hashlib.sha256(f"{request.method} {request.path}\n".encode())
-    request_hash.update(request.get_data(cache=True))
-    return store.Once(scope, key, request_hash.hexdigest())
-
-
-class _IfMatchRequired(EntryError):
-    """A write that must name the revision it is based on came without ``If-Match``."""
-
-
-#: What a write on an existing match or event must carry, else 428 (docs/adr/0005):
-#: ``IF_MATCH`` for PUT and DELETE (the contract), ``IF_MATCH_OR_KEY`` for a write that is not
-#: idempotent by nature (adding a round, seating a session): a retry of it without either
-#: would do the work twice.
-IF_MATCH = "if-match"
-IF_MATCH_OR_KEY = "if-match-or-key"
-
-
-def precondition(row: Match | Event, once: store.Once | None, required: str | None) -> int | None:
-    """The revision the write is based on (``If-Match``), or None; refuses (428) a write that
-    lacks what ``required`` asks."""
-    revision = _based_on(row)
-    if revision is None and (
-        required == IF_MATCH or (required == IF_MATCH_OR_KEY and once is None)
-    ):
-        code = "if-match-required" if required == IF_MATCH else "if-match-or-key-required"
-        raise _IfMatchRequired(code, revision=row.revision)
-    return revision
-
-
 def _write(
     token: str,
     status: int,
-    change: Callable[[Match, int | None, store.Once | None], None],
+    command: Callable[[Match, int | None, store.Once | None], Command],
     *,
     required: str,
 ) -> Response:
-    """Run ``change`` on the match of an edit token and answer the match, or the error.
+    """Handle the ``command`` built for the match of an edit token and answer the match, or
+    the error.
 
     With an ``Idempotency-Key``, a retry of a write already done changes nothing and gets
-    the same answer as the first (the match as it is now).
+    the same answer as the first (the match as it is now): the key is looked up before
+    ``If-Match`` and the body are read (``Later``).
     """
     match = _editable(token)
     if match is None:
         return _not_found()
     try:
-        once = _once(f"api:match:{match.id}")
-    except EntryError as refused:
-        return _problem(refused, 422)
+        once = once_of(f"api:match:{match.id}")
+    except EntryError as refusal:
+        return _problem(refusal, 422)
+    later = Later(once, lambda: command(match, precondition(match, once, required), once))
 
-    def write() -> None:
-        change(match, precondition(match, once, required), once)
+    def respond(saved: saving.Done[Any] | saving.Replayed) -> Response:
+        return _match_response(saved.match if isinstance(saved, saving.Replayed) else match, status)
 
-    try:
-        saved = saving.save(get_session(), once, write)
-    except EntryError as err:
-        err.at(context=match.game)  # said in the game's words (Rummy 17's games)
-        return write_refused(err, match)
-    if isinstance(saved, saving.Replayed):
-        return _match_response(saved.match, status)
-    return _match_response(match, status)
-
-
-def write_refused(err: EntryError, match: Match | Event) -> Response:
-    """The answer to a refused write on ``match`` (or an event): the status says why."""
-    if isinstance(err, _IfMatchRequired):
-        return _problem(err, 428, revision=match.revision)
-    if isinstance(err, store.StaleRevision):
-        response = _problem(err, 412, revision=err.revision)
-        response.set_etag(str(err.revision))
-        return response
-    if isinstance(err, store.ConflictError):
-        response = _problem(err, 409, revision=match.revision)
-        response.set_etag(str(match.revision))
-        return response
-    if isinstance(err, store.RoundMissing):
-        return _problem(err, 404)
-    return _problem(err, 422)  # not valid, or a twin with this key and another body was first
+    return written(later, match, respond, context=match.game)  # in the game's words
 
 
 @bp.post("/matches")
@@ -400,12 +334,15 @@ def write_refused(err: EntryError, match: Match | Event) -> Response:
 def create_match() -> Response:
     """Start a match: ``{"game", "players", "first_dealer", "games"?, "title"?}`` → 201."""
     body = _body()
+    try:
+        once = once_of("api:create")
+    except EntryError as err:
+        return _problem(err.at(context=_game_named(body)), 422)
 
-    def write() -> Match:
+    def build() -> Command:
         fields = _fields(body, MATCH_FIELDS, '{"game": ..., "players": [...], "first_dealer": ...}')
         new = parse(documents.MatchCreate, fields)
-        return store.create_match(
-            get_session(),
+        return StartMatch(
             game=new.game,  # type: ignore[arg-type]
             players=new.players,  # type: ignore[arg-type]
             first_dealer=new.first_dealer,  # type: ignore[arg-type]
@@ -414,16 +351,13 @@ def create_match() -> Response:
             once=once,
         )
 
-    try:
-        once = _once("api:create")
-        saved = saving.save(get_session(), once, write)
-    except EntryError as err:
-        err.at(context=_game_named(body))  # said in the game's words
-        return _problem(err, 422)
-    match = saved.match if isinstance(saved, saving.Replayed) else saved.value
-    response = _match_response(match, 201)
-    response.headers["Location"] = f"/api/v1/matches/{match.edit_token}"
-    return response
+    def respond(saved: saving.Done[Any] | saving.Replayed) -> Response:
+        match = saved.match if isinstance(saved, saving.Replayed) else saved.value
+        response = _match_response(match, 201)
+        response.headers["Location"] = f"/api/v1/matches/{match.edit_token}"
+        return response
+
+    return written(Later(once, build), None, respond, context=_game_named(body))
 
 
 @bp.get("/matches/<token>")
@@ -443,30 +377,32 @@ def read_match(token: str) -> Response:
 def add_round(token: str) -> Response:
     """Add the next round (a ``ROUND`` document) → 201 with the match."""
 
-    def change(match: Match, revision: int | None, once: store.Once | None) -> None:
-        store.add_round(get_session(), match, _round(), revision=revision, once=once)
+    def command(match: Match, revision: int | None, once: store.Once | None) -> Command:
+        return AddRound(match=match, round=_round(), revision=revision, once=once)
 
-    return _write(token, 201, change, required=IF_MATCH_OR_KEY)
+    return _write(token, 201, command, required=IF_MATCH_OR_KEY)
 
 
 @bp.put("/matches/<token>/games/<int:number>")
 def replace_round(token: str, number: int) -> Response:
     """Replace round ``number`` → 200 with the match; needs ``If-Match``."""
 
-    def change(match: Match, revision: int | None, once: store.Once | None) -> None:
-        store.update_round(get_session(), match, number, _round(), revision=revision, once=once)
+    def command(match: Match, revision: int | None, once: store.Once | None) -> Command:
+        return ReplaceRound(
+            match=match, number=number, round=_round(), revision=revision, once=once
+        )
 
-    return _write(token, 200, change, required=IF_MATCH)
+    return _write(token, 200, command, required=IF_MATCH)
 
 
 @bp.delete("/matches/<token>/games/<int:number>")
 def delete_round(token: str, number: int) -> Response:
     """Delete round ``number`` → 200 with the match; needs ``If-Match``."""
 
-    def change(match: Match, revision: int | None, once: store.Once | None) -> None:
-        store.delete_round(get_session(), match, number, revision=revision, once=once)
+    def command(match: Match, revision: int | None, once: store.Once | None) -> Command:
+        return DeleteRound(match=match, number=number, revision=revision, once=once)
 
-    return _write(token, 200, change, required=IF_MATCH)
+    return _write(token, 200, command, required=IF_MATCH)
 
 
 # --- own hands: every player enters their own part (contract "Own hands") ------------------
@@ -482,14 +418,17 @@ def open_parts(token: str) -> Response:
     match = _editable(token)
     if match is None:
         return _not_found()
-    try:
-        opened = store.open_parts(get_session(), match, revision=_based_on(match))
-    except EntryError as err:
-        return write_refused(err.at(context=match.game), match)
-    seats = [{"name": p.name, "token": p.token} for p in opened.parts]
-    response = jsonify({"round": store.next_number(match), "seats": seats})
-    response.status_code = 201 if opened.created else 200
-    return response
+
+    def respond(saved: saving.Done[Any] | saving.Replayed) -> Response:
+        assert isinstance(saved, saving.Done)  # no key: nothing to replay
+        opened: store.Opened = saved.value
+        seats = [{"name": p.name, "token": p.token} for p in opened.parts]
+        response = jsonify({"round": store.next_number(match), "seats": seats})
+        response.status_code = 201 if opened.created else 200
+        return response
+
+    command = OpenParts(match=match, revision=based_on(match))
+    return written(command, match, respond, context=match.game)
 
 
 def _open_parts(token: str) -> tuple[Match, list[Any]] | Response:
@@ -517,7 +456,7 @@ def drop_parts(token: str) -> Response:
     if isinstance(found, Response):
         return found
     answer = store.parts_answer(found[1], found[0])
-    store.drop_parts(get_session(), found[0])
+    handle(get_session(), StopParts(match=found[0]))
     return jsonify(answer)
 
 
@@ -573,7 +512,7 @@ def write_part(token: str) -> Response:
     try:
         body = _own(_body(), part.name)
         typed = parse(documents.PartBody, body) if isinstance(body, dict) else body
-        store.put_part(get_session(), part, typed)
+        handle(get_session(), SendPart(part=part, body=typed))
     except store.PartClosed as err:
         return _part_gone(err, match)
     except EntryError as err:
@@ -641,8 +580,7 @@ def redeal() -> tuple[Response, int]:
     return _answer(_redeal)
 
 
-#: The API's edge for its other modules (the events' routes): the body within the limits,
-#: and an ``EntryError`` as the contract's error object.
+#: The API's edge for its other modules (the events' routes, the photos): the body within the
+#: limits, and an ``EntryError`` as the contract's error object.
 json_body = _body
 error_response = _problem
-once_of = _once

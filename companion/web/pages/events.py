@@ -2,9 +2,9 @@
 standings for every phone and for a projector, table cards, sheets and the standings as PDF
 and CSV.
 
-Views parse the request and call ``adapters.store.events`` (the one place that writes an event);
-a table is an ordinary match with its own pages. The live standings ask the server for a
-fresh fragment every few seconds (``static/js/event.js``) and get 304 while nothing changed,
+Views parse the request and hand a command to ``services.handlers.handle`` (the one way to
+write); a table is an ordinary match with its own pages. The live standings ask the server for
+a fresh fragment every few seconds (``static/js/event.js``) and get 304 while nothing changed,
 so any server process can answer (the fragment's tag is the tables' revisions, from the
 database).
 """
@@ -38,6 +38,16 @@ from companion.adapters.sheets.event import standings_sheet
 from companion.adapters.store import events
 from companion.domain import EntryError, all_games, get_game
 from companion.domain.names import spelled
+from companion.services import saving
+from companion.services.commands import (
+    AddEntrant,
+    Command,
+    CreateEvent,
+    Redraw,
+    SeatSession,
+    WithdrawEntrant,
+)
+from companion.services.handlers import handle
 from companion.web.language import gw, select_locale, translator
 from companion.web.pages import sheets as sheet_views
 from companion.web.pages.common import descriptor, qr_svg, sentence
@@ -155,8 +165,7 @@ def new() -> str | Response:
         names = [line.strip() for line in typed["entrants"].splitlines() if line.strip()]
         try:
             game = get_game(typed["game"])
-            event = events.create_event(
-                get_session(),
+            created = CreateEvent(
                 game=game.id,
                 entrants=names,
                 sessions=_int(typed["sessions"]),
@@ -165,6 +174,9 @@ def new() -> str | Response:
                 seating=typed["seating"],
                 title=typed["title"],
             )
+            saved = handle(get_session(), created)
+            assert isinstance(saved, saving.Done)  # no key: nothing to replay
+            event = saved.value
         except EntryError as err:
             problems = [sentence(p.message(translator())) for p in err.problems]
         else:
@@ -258,12 +270,12 @@ def live(view: str) -> Response:
     return Response(fragment, mimetype="text/html", headers=headers)
 
 
-def _act(edit: str, action: Any, done: str) -> Response:
-    """Run one organiser's action on the revision the page showed; say why if refused."""
+def _act(edit: str, command: Callable[[Event, int | None], Command], done: str) -> Response:
+    """Handle one organiser's command on the revision the page showed; say why if refused."""
     event = _edit(edit)
     revision = _int(request.form.get("revision"))
     try:
-        action(get_session(), event, revision if isinstance(revision, int) else None)
+        handle(get_session(), command(event, revision if isinstance(revision, int) else None))
     except store.ConflictError:  # a stale revision, or a race lost (store.claiming)
         flash(_("Someone else changed this event meanwhile; nothing was changed. Look again."))
     except EntryError as err:
@@ -288,13 +300,21 @@ def seat(edit: str) -> Response | tuple[str, int]:
             if revision == event.revision:  # a stale page is told so by the seating itself
                 html = render_template("events/event.html", **context, playing=playing)
                 return html, 409
-    return _act(edit, events.seat_next, _("The session is seated: each table has its link."))
+    return _act(
+        edit,
+        lambda e, r: SeatSession(event=e, revision=r),
+        _("The session is seated: each table has its link."),
+    )
 
 
 @bp.post("/e/<edit>/redraw")
 def redraw(edit: str) -> Response:
     """Draw the last session again, before any table has saved a round (EV-3)."""
-    return _act(edit, events.redraw, _("Drawn again. The old table links now point here."))
+    return _act(
+        edit,
+        lambda e, r: Redraw(event=e, revision=r),
+        _("Drawn again. The old table links now point here."),
+    )
 
 
 @bp.post("/e/<edit>/entrants")
@@ -303,7 +323,7 @@ def join(edit: str) -> Response:
     name = request.form.get("name", "")
     return _act(
         edit,
-        lambda s, e, r: events.add_entrant(s, e, name, r),
+        lambda e, r: AddEntrant(event=e, name=name, revision=r),
         _("%(name)s takes part from the next session.", name=spelled(name)),
     )
 
@@ -314,7 +334,7 @@ def withdraw(edit: str) -> Response:
     name = request.form.get("name", "")
     return _act(
         edit,
-        lambda s, e, r: events.withdraw(s, e, name, r),
+        lambda e, r: WithdrawEntrant(event=e, name=name, revision=r),
         _("%(name)s sits out the next sessions.", name=name.strip()),
     )
 

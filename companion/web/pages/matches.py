@@ -33,6 +33,16 @@ from companion.adapters.models import Match
 from companion.domain import EntryError, Game, all_games, check_names, get_game
 from companion.domain.names import name_key
 from companion.services import saving
+from companion.services.commands import (
+    Command,
+    ForgetOnDevice,
+    Later,
+    Lengthen,
+    Rematch,
+    RestoreRound,
+    StartMatch,
+)
+from companion.services.handlers import handle
 from companion.web.language import gw, select_locale, translator
 from companion.web.pages import offline
 from companion.web.pages.chips import card_face, card_name, card_names, history_parts
@@ -94,7 +104,7 @@ def forget(edit: str) -> Response:
     """Take a match off this device's list; the match and its links stay as they are."""
     match = by_edit(edit)
     if ConfirmForm().validate() and device() and match.device == device():
-        store.forget_on_device(get_session(), match)
+        handle(get_session(), ForgetOnDevice(match=match))
         flash(
             _(
                 "“%(match)s” is no longer listed on this device; its links still open it.",
@@ -129,7 +139,13 @@ def start(game_id: str) -> Response | tuple[str, int]:
         else:
             # A double tap, or the form sent again, leads to the match started first.
             once = form.once(START)
-            saved = saving.save(get_session(), once, lambda: _create(game, form, once))
+            try:
+                saved = handle(get_session(), Later(once, lambda: _start(game, form, once)))
+            except store.ConflictError:
+                raise  # no twin of this post was stored first: a conflict
+            except EntryError as err:
+                _place_start_error(form, err)
+                saved = saving.Done(None)
             match = saved.match if isinstance(saved, saving.Replayed) else saved.value
             if match is not None:
                 return _started(match)
@@ -147,33 +163,26 @@ def _started(match: Match) -> Response:
     return remember_device(response, match.device) if match.device else response
 
 
-def _create(game: Game, form: MatchForm, once: store.Once | None) -> Match | None:
-    """The match the start form asks for; None when the form is not right (the problems are
-    placed on it). ``ConflictError``: a twin of this post may have been stored first."""
+def _start(game: Game, form: MatchForm, once: store.Once | None) -> StartMatch | None:
+    """The start the form asks for; None when the form is not right (the problems are placed
+    on it). ``EntryError``: what the rules core says is wrong with the names."""
     if not form.validate():
         return None
     names, chosen = form.seated()
-    try:
-        if chosen is None:
-            # The names first (the rules core says what is wrong with them), then the tick.
-            check_names(names, players=game.seats, rule=game.seats_rule, game=game.name)
-            form.first.errors = [_("Tick the answer to “%(q)s”.", q=_(game.first_question))]
-            return None
-        return store.create_match(
-            get_session(),
-            game=game.id,
-            players=names,
-            first_dealer=game.first_dealer(names, chosen),
-            games=form.games.data,
-            title=form.title.data or None,
-            device=device() or secrets.token_urlsafe(24),
-            once=once,
-        )
-    except store.ConflictError:
-        raise  # the save decides: the twin of this post, or a conflict
-    except EntryError as err:
-        _place_start_error(form, err)
+    if chosen is None:
+        # The names first (the rules core says what is wrong with them), then the tick.
+        check_names(names, players=game.seats, rule=game.seats_rule, game=game.name)
+        form.first.errors = [_("Tick the answer to “%(q)s”.", q=_(game.first_question))]
         return None
+    return StartMatch(
+        game=game.id,
+        players=names,
+        first_dealer=game.first_dealer(names, chosen),
+        games=form.games.data,
+        title=form.title.data or None,
+        device=device() or secrets.token_urlsafe(24),
+        once=once,
+    )
 
 
 def _place_start_error(form: MatchForm, err: EntryError) -> None:
@@ -350,8 +359,8 @@ def undo(edit: str, change: int) -> Response | tuple[str, int]:
     return _confirmed(
         edit,
         f"undo:{change}",
-        lambda match, revision, once: store.restore_round(
-            get_session(), match, change, revision=revision, once=once
+        lambda match, revision, once: RestoreRound(
+            match=match, change=change, revision=revision, once=once
         ),
         back,
     )
@@ -360,18 +369,18 @@ def undo(edit: str, change: int) -> Response | tuple[str, int]:
 def _confirmed(
     edit: str,
     scope: str,
-    write: Callable[[Match, int | None, store.Once | None], int | None],
+    command: Callable[[Match, int | None, store.Once | None], Command],
     after: Callable[[int | None], Response],
 ) -> Response | tuple[str, int]:
-    """A confirmed write from the scoreboard: done once per form (``after(None)`` for a double
-    tap or a resent form), on the revision the page showed (else the conflict screen)."""
+    """A confirmed command from the scoreboard: done once per form (``after(None)`` for a
+    double tap or a resent form), on the revision the page showed (else the conflict screen)."""
     match = by_edit(edit)
     form = ConfirmForm()
     if not form.validate():
         abort(400)
     once = form.once(f"form:{scope}:{match.id}")
     try:
-        saved = saving.save(get_session(), once, lambda: write(match, form.based_on(), once))
+        saved = handle(get_session(), command(match, form.based_on(), once))
     except store.ConflictError:
         return _changed(match, form.based_on())
     except EntryError as err:
@@ -387,9 +396,8 @@ def _confirmed(
 def lengthen(edit: str) -> Response | tuple[str, int]:
     """One more round after the last (D17-7, DK-3, DO-5): the series grows by one."""
 
-    def write(match: Match, revision: int | None, once: store.Once | None) -> int | None:
-        store.lengthen(get_session(), match, revision=revision, once=once)
-        return match.games
+    def command(match: Match, revision: int | None, once: store.Once | None) -> Command:
+        return Lengthen(match=match, revision=revision, once=once)  # answers the new length
 
     def then(games: int | None) -> Response:
         if games is not None:
@@ -398,7 +406,7 @@ def lengthen(edit: str) -> Response | tuple[str, int]:
             )
         return redirect(url_for("rounds.new", edit=edit))
 
-    return _confirmed(edit, "lengthen", write, then)
+    return _confirmed(edit, "lengthen", command, then)
 
 
 @bp.post("/m/<edit>/rematch")
@@ -410,13 +418,8 @@ def rematch(edit: str) -> Response:
     if not form.validate():
         abort(400)
     once = form.once(f"form:rematch:{match.id}")
-    saved = saving.save(
-        get_session(),
-        once,
-        lambda: store.rematch(
-            get_session(), match, device=device() or secrets.token_urlsafe(24), once=once
-        ),
-    )
+    again = Rematch(match=match, device=device() or secrets.token_urlsafe(24), once=once)
+    saved = handle(get_session(), again)
     if isinstance(saved, saving.Replayed):
         return _started(saved.match)  # a double tap, or the form sent again
     flash(_("Rematch started. The old match keeps its own links."))

@@ -44,6 +44,8 @@ from companion.adapters.models import Match, Part
 from companion.domain import EntryError
 from companion.domain.documents import PartBody, parse
 from companion.domain.errors import Problem
+from companion.services.commands import KeepPart, SendPart
+from companion.services.handlers import handle
 from companion.web.language import translator
 from companion.web.pages.common import (
     by_edit,
@@ -213,7 +215,8 @@ def keep(edit: str, seat: int) -> tuple[Response, int]:
     if not placed:
         entry = form.round_document()["players"][0]
         try:
-            store.keep_part(get_session(), row, {k: v for k, v in entry.items() if k != "name"})
+            body = {k: v for k, v in entry.items() if k != "name"}
+            handle(get_session(), KeepPart(part=row, body=body))
         except store.PartClosed:
             return jsonify(open=False), 410
         except EntryError as err:
@@ -258,7 +261,7 @@ def page(token: str) -> Response | tuple[str, int]:
     if sent is not None:
         try:
             typed = parse(PartBody, sent)  # the API's limits, once
-            store.put_part(get_session(), part, typed, device=device() or None)
+            handle(get_session(), SendPart(part=part, body=typed, device=device() or None))
         except store.PartClosed:
             return _closed(part, match, tried=sent)
         except EntryError as err:

@@ -35,6 +35,16 @@ from companion.domain import Description, EntryError, Game, get_game, localize
 from companion.domain.documents import Round as RoundDocument
 from companion.domain.documents import parse
 from companion.services import saving
+from companion.services.commands import (
+    AddRound,
+    Command,
+    DeleteRound,
+    Later,
+    OpenParts,
+    ReplaceRound,
+    StopParts,
+)
+from companion.services.handlers import handle
 from companion.web.language import gw, translator
 from companion.web.pages.common import (
     asked,
@@ -212,12 +222,12 @@ def _parts(page: _Page) -> Answer:
         page.form.intended.data = str(page.number)
     if request.form.get("parts") == "drop":
         rows = store.open_of(get_session(), page.match)
-        store.drop_parts(get_session(), page.match)
+        handle(get_session(), StopParts(match=page.match))
         if rows:  # what came goes into the form; whose never came is said (nothing lost)
             page.stopped = fill_dropped(page.form, rows)
     else:
         try:
-            store.open_parts(get_session(), page.match)
+            handle(get_session(), OpenParts(match=page.match))
         except EntryError as err:
             err.at(context=page.game.id)
             page.placed = place(err.problems, page.form)
@@ -256,28 +266,29 @@ def _save(match: Match, number: int | None) -> Answer:
     else changed)."""
     once = store.form_once(request.form.get("key"), _scope(match, number))
     opened: _Page | None = None
+    instead: Answer | None = None  # the answer when there is nothing to save
 
-    def write() -> Answer:
-        nonlocal opened
+    def build() -> Command | None:
+        nonlocal opened, instead
         page = _opened(match, number)
         if isinstance(page, Response):
-            return page
+            instead = page
+            return None
         opened = page
         doc = _checked(page)
         if doc is None:
-            return _answer(page)
+            instead = _answer(page)
+            return None
         typed = parse(RoundDocument, doc)  # the API's limits: meld lines, cards per line
         revision = page.form.based_on()
         if page.editing:
-            store.update_round(
-                get_session(), match, page.number, typed, revision=revision, once=once
+            return ReplaceRound(
+                match=match, number=page.number, round=typed, revision=revision, once=once
             )
-        else:
-            store.add_round(get_session(), match, typed, revision=revision, once=once)
-        return _saved(match, page.number, editing=page.editing)
+        return AddRound(match=match, round=typed, revision=revision, once=once)
 
     try:
-        saved = saving.save(get_session(), once, write)
+        saved = handle(get_session(), Later(once, build))
     except EntryError as err:
         if not isinstance(opened, _Page):
             raise
@@ -290,7 +301,10 @@ def _save(match: Match, number: int | None) -> Answer:
         return _answer(opened)
     if isinstance(saved, saving.Replayed):
         return _saved(match, saved.number, editing=number is not None)
-    return saved.value
+    if instead is not None:
+        return instead
+    assert opened is not None  # built and handled
+    return _saved(match, opened.number, editing=opened.editing)
 
 
 def _stale(page: _Page) -> None:
@@ -413,22 +427,24 @@ def delete(edit: str, number: int) -> Response | tuple[str, int]:
         form.revision.data = str(match.revision)
         return _asking(match, number, _round_info(match, number), form), 200
     shown: dict[str, Any] = {}  # the round as it was before the delete
+    asked = False  # whether the form asked for the delete (else it is shown again)
 
-    def write() -> bool:
+    def build() -> Command | None:
+        nonlocal asked
         shown.update(_round_info(match, number))
         if not form.validate():
-            return False
-        store.delete_round(get_session(), match, number, revision=form.based_on(), once=once)
-        return True
+            return None
+        asked = True
+        return DeleteRound(match=match, number=number, revision=form.based_on(), once=once)
 
     once = form.once(_scope(match, number, "delete"))
     try:
-        saved = saving.save(get_session(), once, write)
+        saved = handle(get_session(), Later(once, build))
     except store.StaleRevision:
         conflict = changed_since(match, form.based_on())
         form.revision.data = str(match.revision)
         return _asking(match, number, shown, form, conflict), 409
-    if isinstance(saved, saving.Replayed) or saved.value:
+    if isinstance(saved, saving.Replayed) or asked:
         # now, by a double tap, or the form resent
         flash(gw(match.game, "Round %(n)s deleted.", n=number))
         return redirect(url_for("pages.scoreboard", edit=edit))
