@@ -433,9 +433,7 @@ def test_a_part_sent_without_a_connection_waits_and_goes_when_it_is_back(
         assert parts[1].part == {"rack": ["R5", "B2"]}
 
 
-def test_a_part_that_waited_while_the_round_was_saved_is_told_so(
-    table: Table, phone: Any
-) -> None:
+def test_a_part_that_waited_while_the_round_was_saved_is_told_so(table: Table, phone: Any) -> None:
     edit, link = _part_page(table, "rummikub")
     phone.goto(link)
     phone.fill("#players-0-rack", "K9")
