@@ -24,10 +24,8 @@ What it does:
    into ``--out``.
 
 Everything is seeded (``--seed``); torch runs on ``--threads`` threads per part (default 1).
-The defaults are the SHORT run that shipped (the machine was shared and each part got about
-a tenth of a core: see REPORT.md); a usable model needs far more steps, e.g.
-``--finder-steps 3000 --finder-batch 12 --reader-steps 6000 --reader-stop 6000
---reader-batch 96``, about 1.5-2 hours on an idle 2-core machine.
+The defaults are the run that shipped (finder 3,000 steps of 12 views, reader 6,000 steps of
+96 crops): 1 h 44 min side by side, niced, on this 2-core machine (see REPORT.md).
 """
 
 from __future__ import annotations
@@ -542,15 +540,15 @@ def main() -> None:
     ap.add_argument("--all", action="store_true", help="train on every photo")
     ap.add_argument("--seed", type=int, default=20261127)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--finder-steps", type=int, default=900)
+    ap.add_argument("--finder-steps", type=int, default=3000)
     ap.add_argument("--finder-batch", type=int, default=12)
-    ap.add_argument("--reader-steps", type=int, default=1100)
-    ap.add_argument("--reader-batch", type=int, default=128)
+    ap.add_argument("--reader-steps", type=int, default=6000)
+    ap.add_argument("--reader-batch", type=int, default=96)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument(
         "--export-every",
         type=int,
-        default=300,
+        default=250,
         help="export the ONNX files every this many steps too",
     )
     args = ap.parse_args()

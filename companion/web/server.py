@@ -19,6 +19,12 @@ either's internals. The choice, and the servers measured for it: docs/adr/0001-s
 
 from __future__ import annotations
 
+# getaddrinfo() imports the "idna" codec the first time it is given a host name. The
+# arbiter's `answering` thread does that while workers are forked: a worker forked in that
+# moment inherited the import's lock held, and hung for good on its own getaddrinfo()
+# (waitress's create_server), still holding the listening socket through a graceful stop.
+# Imported here, before any thread or fork, the codec is never imported late.
+import encodings.idna  # noqa: F401
 import http.client
 import logging
 import os
@@ -59,10 +65,10 @@ READ_LIMIT = MAX_PHOTO + MAX_BODY
 #: Seconds a connection may stay silent (kept alive between requests, or a request stalled
 #: half way) before it is closed.
 IDLE_SECONDS = 30
-#: How long a stopping worker waits for requests on their way (seconds), then for the
-#: answers being made (at most ``GRACEFUL`` in all).
+#: How long a stopping worker waits for requests on their way (seconds; the default of
+#: ``COMPANION_STOP_SECONDS``), then for the answers being made (``ANSWERING`` more at most).
 STOP_SECONDS = 5.0
-GRACEFUL = 10.0
+ANSWERING = 5.0
 #: How long ``companion serve`` waits for its first answer before it says where to open it.
 ANSWER_SECONDS = 120.0
 
@@ -119,6 +125,17 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def stop_seconds() -> float:
+    """Seconds a stopping worker waits for requests on their way: ``COMPANION_STOP_SECONDS``,
+    else ``STOP_SECONDS`` (a slow network, or a loaded machine, may want more)."""
+    raw = os.environ.get("COMPANION_STOP_SECONDS", "").strip()
+    try:
+        chosen = float(raw) if raw else STOP_SECONDS
+    except ValueError:
+        chosen = STOP_SECONDS
+    return chosen if 0 <= chosen <= 3600 else STOP_SECONDS
+
+
 def workers() -> int:
     """Worker processes: ``COMPANION_WORKERS``, else one per core."""
     raw = os.environ.get("COMPANION_WORKERS", "").strip()
@@ -154,7 +171,7 @@ class WaitressWorker(Worker):  # type: ignore[misc]
     one of ``THREADS`` threads runs the app. The loop is run here a poll at a time, so the
     worker tells the arbiter it is alive (``notify``) and sees the stop signal (``alive``).
     On a graceful stop it accepts nothing more, lets requests already on their way arrive for
-    ``STOP_SECONDS``, and waits for the answers being made and sent, at most ``GRACEFUL``.
+    ``stop_seconds()``, and waits for the answers being made and sent, ``ANSWERING`` more.
     """
 
     def run(self) -> None:
@@ -195,15 +212,16 @@ class WaitressWorker(Worker):  # type: ignore[misc]
         while self.alive and os.getppid() == self.ppid:
             poll(1.0)
 
-        # Stopping: nothing new is accepted, requests on their way get STOP_SECONDS to
-        # arrive, answers being made and sent get GRACEFUL in all.
+        # Stopping: nothing new is accepted, requests on their way get stop_seconds() to
+        # arrive, answers being made and sent ANSWERING more at most.
         for dispatcher in list(connections.values()):
             if isinstance(dispatcher, BaseWSGIServer):
                 dispatcher.del_channel()
         for sock in [*sockets, *self.sockets]:
             sock.close()
         now = time.monotonic()
-        arriving, deadline = now + STOP_SECONDS, now + GRACEFUL
+        arriving = now + stop_seconds()
+        deadline = arriving + ANSWERING
         while time.monotonic() < deadline:
             channels = [d for d in connections.values() if isinstance(d, HTTPChannel)]
             sending = busy.count or any(channel.writable() for channel in channels)
@@ -256,7 +274,7 @@ def serve_app(
         "backlog": BACKLOG,
         "keepalive": 5,
         "timeout": 60,
-        "graceful_timeout": int(GRACEFUL) + 5,
+        "graceful_timeout": int(stop_seconds() + ANSWERING) + 5,
         "preload_app": True,
         "accesslog": None,  # paths hold link tokens: no access log
         "errorlog": "-",
