@@ -116,14 +116,12 @@
       return r.json().then(function (data) { return { status: r.status, data: data }; });
     });
   };
-  // The same form, answered as JSON.
-  C.ask = function (extra) {
-    var body = new FormData(form);
-    Object.keys(extra).forEach(function (k) { body.set(k, extra[k]); });
-    return C.send(form.getAttribute("action") || location.href, {
+  // The same form posted to a button's own address (its formaction), answered as JSON.
+  C.ask = function (url) {
+    return C.send(url, {
       method: "POST",
       headers: { Accept: "application/json" },
-      body: body,
+      body: new FormData(form),
       credentials: "same-origin"
     });
   };

@@ -14,7 +14,7 @@
     C.clearErrors();
     var out = $("#preview");
     out.classList.add("hidden");
-    C.ask({ preview: "1" }).then(function (answer) {
+    C.ask(previewButton.getAttribute("formaction")).then(function (answer) {
       if (answer.status === 200) {
         out.innerHTML = answer.data.preview; // rendered and escaped by the server's template
         out.classList.remove("hidden");
@@ -35,12 +35,13 @@
     var box = $("#r17");
     if (box) box.classList.toggle("hidden", !on);
   }
-  if (last) {
+  var noticeUrl = form.getAttribute("data-notice-url");
+  if (last && noticeUrl) {
     var timer = null;
     var askNotice = function () {
       clearTimeout(timer);
       timer = setTimeout(function () {
-        C.ask({ notice: "1" }).then(function (answer) {
+        C.ask(noticeUrl).then(function (answer) {
           if (answer.status === 200) notice(answer.data.doubles);
         }).catch(function () {});
       }, 150);

@@ -57,10 +57,10 @@ def test_each_figure_is_written_alike_in_preview_breakdown_sheet_and_csv(
         assert any(p["penalty"] > 0 for p in result["players"])
     edit = start(client, NAMES, game=game_id)
 
-    preview = form_data(doc, preview="1")
+    preview = form_data(doc)
     del preview["save"]
     answer = client.post(
-        f"/m/{edit}/rounds/new", data=preview, headers={"Accept": "application/json"}
+        f"/m/{edit}/rounds/new/preview", data=preview, headers={"Accept": "application/json"}
     )
     assert answer.status_code == 200, answer.get_json()
     assert table_cells(answer.get_json()["preview"]) == expected

@@ -39,8 +39,8 @@ def test_a_round_whose_drawn_card_depends_on_the_joker_names_the_meld_to_ask(
     assert 'id="players-1-melds"' in page and 'data-ask="1"' in page
     del data["save"]
     answer = client.post(
-        f"/m/{edit}/rounds/new",
-        data={**data, "preview": "1"},
+        f"/m/{edit}/rounds/new/preview",
+        data=data,
         headers={"Accept": "application/json"},
     )
     assert answer.status_code == 422
@@ -58,8 +58,8 @@ def test_d17_6_a_card_in_a_hand_never_spares_the_question(client: FlaskClient) -
     data = form_data(doc)
     del data["save"]
     answer = client.post(
-        f"/m/{edit}/rounds/new",
-        data={**data, "preview": "1"},
+        f"/m/{edit}/rounds/new/preview",
+        data=data,
         headers={"Accept": "application/json"},
     )
     assert answer.status_code == 422, answer.get_data(as_text=True)

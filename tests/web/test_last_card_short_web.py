@@ -51,9 +51,9 @@ def test_a_typed_card_wins_over_a_stale_short_tap(app, client: FlaskClient) -> N
 
 def test_the_notice_is_asked_with_the_short_form(client: FlaskClient) -> None:
     edit = start(client, NAMES, first=1)
-    data = form_data(load("rummy17-round.json"), last_discard="", last_short="17", preview="1")
+    data = form_data(load("rummy17-round.json"), last_discard="", last_short="17")
     del data["save"]
-    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    page = client.post(f"/m/{edit}/rounds/new/preview", data=data).get_data(as_text=True)
     assert re.search(r'<p class="notice" id="r17">', page)
 
 

@@ -147,7 +147,8 @@ def test_start_page_asks_the_rulebook_question_for_its_seats(
     assert page.count('type="text" name="names-') == high  # R17-1, RK-1, RO-1, MR-1
     assert f"{low} to {high} players ({kind.seats_rule})" in page
     assert kind.first_question in page and kind.first_seat_rule in page
-    assert 'name="random"' in page  # MR-1: a first dealer chosen at random
+    # MR-1: a first dealer chosen at random, the button posting to its own address
+    assert f'formaction="/start/{game}/random"' in page
     assert ('name="games"' in page) == (kind.default_length(high) is not None)
 
 
@@ -191,9 +192,8 @@ def test_manipulation_runs_to_150_and_has_no_number_of_rounds(client: FlaskClien
 
 def test_pick_at_random_without_javascript(client: FlaskClient) -> None:
     data = {f"names-{i}": "" for i in range(5)} | {"names-0": "Anna", "names-2": "Cili"}
-    data["random"] = "1"
     for _ in range(5):
-        page = client.post("/start/manipulation", data=data).get_data(as_text=True)
+        page = client.post("/start/manipulation/random", data=data).get_data(as_text=True)
         ticked = re.findall(r'name="first" value="(\d)"\s+checked', page)
         assert ticked in (["0"], ["2"])  # one of the named seats, never an empty one
         assert 'value="Anna"' in page and 'value="Cili"' in page
@@ -314,17 +314,19 @@ def test_rummy17_round_is_marked_doubled(client: FlaskClient) -> None:
 def test_a_17_shows_the_rummy17_notice_before_saving(
     client: FlaskClient, edit: str, round_doc: dict[str, Any]
 ) -> None:
-    data = form_data(round_doc, last_discard="Y17", preview="1")
+    data = form_data(round_doc, last_discard="Y17")
     del data["save"]
-    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    page = client.post(f"/m/{edit}/rounds/new/preview", data=data).get_data(as_text=True)
     assert re.search(r'<p class="notice" id="r17">', page)
     # preview.js asks the same question of the server while the card is typed (R17-15a).
-    ask = {"went_out": "Zsófi", "last_discard": "y17", "notice": "1"}
+    ask = {"went_out": "Zsófi", "last_discard": "y17"}
     json_headers = {"Accept": "application/json"}
-    answer = client.post(f"/m/{edit}/rounds/new", data=ask, headers=json_headers)
+    notice = f"/m/{edit}/rounds/new/notice"  # the form's data-notice-url
+    assert f'data-notice-url="{notice}"' in page
+    answer = client.post(notice, data=ask, headers=json_headers)
     assert answer.get_json() == {"doubles": True}
     ask |= {"went_out": "-"}  # R17-15b: nobody went out, nothing doubles
-    answer = client.post(f"/m/{edit}/rounds/new", data=ask, headers=json_headers)
+    answer = client.post(notice, data=ask, headers=json_headers)
     assert answer.get_json() == {"doubles": False}
 
 
@@ -396,9 +398,9 @@ def test_problems_of_other_games_are_placed_by_their_fields(
     page = answer.get_data(as_text=True)
     assert words in near(page, f'id="{field}-error"', "</ul>")
     # preview.js gets the same placement as JSON, without a page.
-    data["preview"] = "1"
     del data["save"]
-    answer = client.post(f"/m/{edit}/rounds/new", data=data, headers={"Accept": "application/json"})
+    preview = f"/m/{edit}/rounds/new/preview"
+    answer = client.post(preview, data=data, headers={"Accept": "application/json"})
     assert answer.status_code == 422
     assert any(words in w for w in answer.get_json()["errors"][field])
 
@@ -423,9 +425,10 @@ def test_four_bonus_cards_are_refused(
 def test_server_preview_scores_without_saving(
     client: FlaskClient, app: Flask, edit: str, round_doc: dict[str, Any]
 ) -> None:
-    data = form_data(round_doc, preview="1")
+    data = form_data(round_doc)
     del data["save"]
-    page = unlinked(client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True))
+    page = client.post(f"/m/{edit}/rounds/new/preview", data=data).get_data(as_text=True)
+    page = unlinked(page)
     assert "Preview (not saved)" in page
     expected = score_document(round_doc)
     for award in expected["awards"]:  # every award's reason and rule, as the core gives it
@@ -433,11 +436,30 @@ def test_server_preview_scores_without_saving(
     assert stored_rounds(app, edit) == []
 
 
+def test_each_button_of_the_round_form_posts_to_its_own_address(
+    client: FlaskClient, app: Flask, edit: str, round_doc: dict[str, Any]
+) -> None:
+    form = client.get(f"/m/{edit}/rounds/new").get_data(as_text=True)
+    assert f'id="round-form" novalidate autocomplete="off" action="/m/{edit}/rounds/new"' in form
+    for button in ("preview", "draw", "parts"):
+        assert f'formaction="/m/{edit}/rounds/new/{button}"' in form
+    # The save address saves whatever else the post carries: no field picks another action.
+    data = form_data(round_doc, preview="1", draw="1", parts="open")
+    assert client.post(f"/m/{edit}/rounds/new", data=data).status_code == 302
+    assert len(stored_rounds(app, edit)) == 1
+    edit_form = client.get(f"/m/{edit}/rounds/1/edit").get_data(as_text=True)
+    assert f'formaction="/m/{edit}/rounds/1/edit/preview"' in edit_form
+    assert 'formaction="/m/' + edit + '/rounds/1/edit/parts"' not in edit_form  # no parts here
+    assert client.post(f"/m/{edit}/rounds/1/edit/parts", data={}).status_code == 404
+    assert client.get(f"/m/{edit}/rounds/new/preview").status_code == 405
+
+
 def test_json_preview_is_the_pages_own_preview(client: FlaskClient) -> None:
     edit = start(client, NAMES, game="rummy-o")
-    data = form_data(copy.deepcopy(ROUNDS["rummy-o"]), preview="1")
+    data = form_data(copy.deepcopy(ROUNDS["rummy-o"]))
     del data["save"]
-    answer = client.post(f"/m/{edit}/rounds/new", data=data, headers={"Accept": "application/json"})
+    preview = f"/m/{edit}/rounds/new/preview"
+    answer = client.post(preview, data=data, headers={"Accept": "application/json"})
     assert answer.status_code == 200
     fragment = html.unescape(answer.get_json()["preview"])
     expected = score_document(ROUNDS["rummy-o"])
@@ -450,9 +472,9 @@ def test_json_preview_is_the_pages_own_preview(client: FlaskClient) -> None:
 def test_draw_at_random_without_javascript(
     client: FlaskClient, app: Flask, edit: str, round_doc: dict[str, Any]
 ) -> None:
-    data = form_data(round_doc, draw="1", bonus_cards=[])
+    data = form_data(round_doc, bonus_cards=[])
     del data["save"]
-    page = client.post(f"/m/{edit}/rounds/new", data=data).get_data(as_text=True)
+    page = client.post(f"/m/{edit}/rounds/new/draw", data=data).get_data(as_text=True)
     drawn = re.findall(r'name="bonus_cards" value="[^"]+" data-name="[^"]*"\s+checked', page)
     assert len(drawn) == get_game("rummy17").descriptor()["bonus_cards"]["draw"]
     assert "K2 K3 K4" in page
@@ -671,7 +693,7 @@ def test_keep_theirs_drops_what_was_typed_and_saves_nothing(
     answer = client.post(f"/m/{played}/rounds/1/edit", data=mine)
     assert answer.status_code == 409
     assert "Keep theirs" in answer.get_data(as_text=True)
-    dropped = client.post(f"/m/{played}/rounds/1/edit", data={**mine, "theirs": "1"})
+    dropped = client.post(f"/m/{played}/rounds/1/edit/theirs", data=mine)
     assert dropped.status_code == 302 and dropped.headers["Location"] == f"/m/{played}"
     board = html.unescape(client.get(f"/m/{played}").get_data(as_text=True))
     assert "Kept what the other phone saved" in board

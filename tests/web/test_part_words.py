@@ -32,7 +32,7 @@ def _part_link(client: FlaskClient, lang: str) -> str:
     started = client.post(f"/start/rummy17?lang={lang}", data=data)
     assert started.status_code == 302, started.get_data(as_text=True)
     edit = started.headers["Location"].rsplit("/", 1)[1]
-    form = client.post(f"/m/{edit}/rounds/new?lang={lang}", data={"parts": "open"})
+    form = client.post(f"/m/{edit}/rounds/new/parts?lang={lang}", data={"parts": "open"})
     found = re.search(r'data-share="[^"]*/p/([\w-]+)" data-title="Béla"', form.get_data(True))
     assert found is not None
     return found.group(1)

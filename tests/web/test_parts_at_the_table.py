@@ -190,7 +190,7 @@ def test_stopping_fills_in_what_came_and_says_whose_parts_never_came(client: Fla
     # Béla's came, and the scorekeeper typed something else for him meanwhile.
     _send(client, links["Béla"], **{"players-0-hand": "K9 K10"})
     typed = _fields(**{"players-1-hand": "K9"})
-    stopped = client.post(f"/m/{edit}/rounds/new", data={"parts": "drop", **typed})
+    stopped = client.post(f"/m/{edit}/rounds/new/parts", data={"parts": "drop", **typed})
     assert stopped.status_code == 200
     page = unlinked(stopped.get_data(as_text=True))
     said = _box(page, 'id="parts-stopped"')
@@ -212,7 +212,7 @@ def test_stopping_fills_in_what_came_and_says_whose_parts_never_came(client: Fla
 def test_after_the_stop_a_players_page_keeps_what_was_typed(client: FlaskClient) -> None:
     edit = _start(client, "rummy17")
     token = _links(_open(client, edit))["Cili"]
-    client.post(f"/m/{edit}/rounds/new", data={"parts": "drop", **_fields()})
+    client.post(f"/m/{edit}/rounds/new/parts", data={"parts": "drop", **_fields()})
     # Cili taps Send on what she typed after the stop (or her outbox sends it now).
     late = client.post(
         f"/p/{token}", data={"players-0-melds": "G7 G8 G9", "players-0-hand": "R2", "save": "1"}

@@ -39,7 +39,7 @@ def _start(client: FlaskClient, game: str) -> str:
 
 
 def _open(client: FlaskClient, edit: str, **typed: str) -> str:
-    page = client.post(f"/m/{edit}/rounds/new", data={"parts": "open", **typed})
+    page = client.post(f"/m/{edit}/rounds/new/parts", data={"parts": "open", **typed})
     assert page.status_code == 200
     return page.get_data(as_text=True)
 
@@ -155,7 +155,7 @@ def test_saving_the_round_closes_the_parts_and_the_player_is_told(client: FlaskC
 def test_the_scorekeeper_can_take_the_round_back(client: FlaskClient) -> None:
     edit = _start(client, "manipulation")
     links = _links(_open(client, edit))
-    html = client.post(f"/m/{edit}/rounds/new", data={"parts": "drop"}).get_data(as_text=True)
+    html = client.post(f"/m/{edit}/rounds/new/parts", data={"parts": "drop"}).get_data(as_text=True)
     assert 'id="parts-open"' in html
     gone = client.get(f"/p/{links['Anna']}")
     assert gone.status_code == 410
@@ -192,7 +192,7 @@ def test_the_player_page_keeps_its_form_posts_to_its_csrf(csrf_app: Any) -> None
     csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form)
     assert csrf is not None
     html = client.post(
-        f"/m/{edit}/rounds/new", data={"parts": "open", "csrf_token": csrf[1]}
+        f"/m/{edit}/rounds/new/parts", data={"parts": "open", "csrf_token": csrf[1]}
     ).get_data(as_text=True)
     token = _links(html)["Anna"]
     other = csrf_app.test_client()  # Anna's own phone: no session of the scorekeeper's
@@ -210,7 +210,7 @@ def test_the_scoreboard_opens_the_parts_in_one_tap_with_the_revision_kept(
     edit = _start(client, "rummy17")
     board = client.get(f"/m/{edit}").get_data(as_text=True)
     assert 'id="parts-open-board"' in board
-    html = client.post(f"/m/{edit}/rounds/new", data={"parts": "open"}).get_data(as_text=True)
+    html = client.post(f"/m/{edit}/rounds/new/parts", data={"parts": "open"}).get_data(as_text=True)
     assert list(_links(html)) == NAMES
     # The form came without a revision: it is the one loaded now, so a save is checked.
     assert re.search(r'name="revision" type="hidden" value="1"', html)

@@ -87,7 +87,8 @@ def event_answer(event: Event, *, editing: bool) -> dict[str, Any]:
     return out
 
 
-def _answer(event: Event, status: int = 200, *, editing: bool = True) -> Response:
+def _event_json(event: Event, status: int = 200, *, editing: bool = True) -> Response:
+    """The event as JSON, its revision as the ETag."""
     response = jsonify(event_answer(event, editing=editing))
     response.status_code = status
     response.set_etag(str(event.revision))
@@ -129,7 +130,7 @@ def create() -> Response:
 
     def respond(saved: saving.Done[Any] | saving.Replayed) -> Response:
         event = saved.event if isinstance(saved, saving.Replayed) else saved.value
-        response = _answer(event, 201)
+        response = _event_json(event, 201)
         response.headers["Location"] = f"/api/v1/events/{event.edit_token}"
         return response
 
@@ -142,11 +143,11 @@ def read(token: str) -> Response:
     session = get_session()
     event = events.by_edit_token(session, token)
     if event is not None:
-        return _answer(event)
+        return _event_json(event)
     event = events.by_view_token(session, token)
     if event is None:
         return _not_found()
-    return _answer(event, editing=False)
+    return _event_json(event, editing=False)
 
 
 def _write(
@@ -168,7 +169,7 @@ def _write(
     later = Later(once, lambda: command(event, precondition(event, once, required), once))
 
     def respond(saved: saving.Done[Any] | saving.Replayed) -> Response:
-        return _answer(saved.event if isinstance(saved, saving.Replayed) else event, status)
+        return _event_json(saved.event if isinstance(saved, saving.Replayed) else event, status)
 
     return written(later, event, respond, context=event.game)
 

@@ -168,9 +168,11 @@ def _game_named(body: Any) -> str | None:
     return game if isinstance(game, str) and game in {g.id for g in all_games()} else None
 
 
-def _answer(
+def _ruled(
     func: Callable[[Any], dict[str, Any]], model: type[Document] | None = None
 ) -> tuple[Response, int]:
+    """The rules core's ``func`` on the request's body, parsed once into ``model``: 200 with
+    its answer in the reader's language, or 422 with what is wrong."""
     body: Any = None
     try:
         body = _body()
@@ -208,25 +210,25 @@ def _check(body: Any) -> dict[str, Any]:
 @bp.post("/score")
 def score() -> tuple[Response, int]:
     """Score one round (contract ``score``)."""
-    return _answer(score_document, documents.Round)
+    return _ruled(score_document, documents.Round)
 
 
 @bp.post("/match")
 def match() -> tuple[Response, int]:
     """Score a whole match (contract ``match``)."""
-    return _answer(match_document, documents.MatchDocument)
+    return _ruled(match_document, documents.MatchDocument)
 
 
 @bp.post("/standings")
 def event_standings() -> tuple[Response, int]:
     """The standings of an event of several tables (contract ``standings``, EV-5)."""
-    return _answer(standings, documents.EventDocument)
+    return _ruled(standings, documents.EventDocument)
 
 
 @bp.post("/check")
 def check() -> tuple[Response, int]:
     """Is this a legal meld? (contract ``check``; 200 either way, ``valid`` says which)."""
-    return _answer(_check)
+    return _ruled(_check)
 
 
 def _rescue(body: Any) -> dict[str, Any]:
@@ -241,7 +243,7 @@ def _rescue(body: Any) -> dict[str, Any]:
 @bp.post("/rescue")
 def rescue() -> tuple[Response, int]:
     """Put the table back (contract ``rescue``; 200 either way, ``solved`` says which)."""
-    return _answer(_rescue)
+    return _ruled(_rescue)
 
 
 # --- games --------------------------------------------------------------------------------
@@ -556,13 +558,13 @@ def match_json_view(view_token: str) -> Response:
 @bp.post("/turn")
 def turn() -> tuple[Response, int]:
     """Is this turn legal? (contract ``turn``; 200 either way, ``valid`` says which)."""
-    return _answer(check_turn, documents.TurnBody)
+    return _ruled(check_turn, documents.TurnBody)
 
 
 @bp.post("/knock")
 def knock() -> tuple[Response, int]:
     """Who gets the face-up card? (contract ``knock``, R17-8)."""
-    return _answer(lambda body: rules.knock(body, translator()), documents.KnockBody)
+    return _ruled(lambda body: rules.knock(body, translator()), documents.KnockBody)
 
 
 def _redeal(body: Any) -> dict[str, Any]:
@@ -577,7 +579,7 @@ def _redeal(body: Any) -> dict[str, Any]:
 @bp.post("/redeal")
 def redeal() -> tuple[Response, int]:
     """May a player ask for a reshuffle? ``{"game", "tiles"}`` (RK-3: three or more pairs)."""
-    return _answer(_redeal)
+    return _ruled(_redeal)
 
 
 #: The API's edge for its other modules (the events' routes, the photos): the body within the

@@ -129,29 +129,38 @@ def start(game_id: str) -> Response | tuple[str, int]:
     form = MatchForm(game=game)
     status = 200
     if request.method == "POST":
-        if "random" in request.form:
-            # MR-1 and any table that wants it: the server picks when there is no JavaScript.
-            seats = form.named_seats()
-            if seats:
-                form.first.data = str(secrets.choice(seats))
-            else:
-                form.form_errors.append(_("Type the names first, then pick at random."))
-        else:
-            # A double tap, or the form sent again, leads to the match started first.
-            once = form.once(START)
-            try:
-                saved = handle(get_session(), Later(once, lambda: _start(game, form, once)))
-            except store.ConflictError:
-                raise  # no twin of this post was stored first: a conflict
-            except EntryError as err:
-                _place_start_error(form, err)
-                saved = saving.Done(None)
-            match = saved.match if isinstance(saved, saving.Replayed) else saved.value
-            if match is not None:
-                return _started(match)
-            status = 422
-    page = render_template("start.html", form=form, game=descriptor(game), rules=game)
-    return page, status
+        # A double tap, or the form sent again, leads to the match started first.
+        once = form.once(START)
+        try:
+            saved = handle(get_session(), Later(once, lambda: _start(game, form, once)))
+        except store.ConflictError:
+            raise  # no twin of this post was stored first: a conflict
+        except EntryError as err:
+            _place_start_error(form, err)
+            saved = saving.Done(None)
+        match = saved.match if isinstance(saved, saving.Replayed) else saved.value
+        if match is not None:
+            return _started(match)
+        status = 422
+    return _start_page(game, form, status)
+
+
+@bp.post("/start/<game_id>/random")
+def pick_at_random(game_id: str) -> tuple[str, int]:
+    """MR-1, and any table that wants it: "Pick at random" without JavaScript (start.js picks
+    on the phone); the form comes back with the first dealer ticked and nothing started."""
+    game = _game(game_id)
+    form = MatchForm(game=game)
+    seats = form.named_seats()
+    if seats:
+        form.first.data = str(secrets.choice(seats))
+    else:
+        form.form_errors.append(_("Type the names first, then pick at random."))
+    return _start_page(game, form, 200)
+
+
+def _start_page(game: Game, form: MatchForm, status: int) -> tuple[str, int]:
+    return render_template("start.html", form=form, game=descriptor(game), rules=game), status
 
 
 START = "form:start"

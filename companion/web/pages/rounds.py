@@ -120,33 +120,44 @@ def _breakdown(match: Match, number: int, *, editable: bool) -> str:
 Answer = Response | tuple[str | Response, int]
 
 
+#: The round form's other buttons, each posted to its own address (``formaction``): the form
+#: itself saves; ``…/preview``, ``…/draw``, ``…/parts``, ``…/theirs`` and ``…/notice`` (asked
+#: by preview.js) do what they say and give the form back.
+BUTTONS = ("preview", "notice", "draw", "parts", "theirs")
+_BUTTON = f"<any({','.join(BUTTONS)}):action>"
+
+
 @bp.route("/m/<edit>/rounds/new", methods=["GET", "POST"])
 def new(edit: str) -> Answer:
     """Enter the next round: who deals and starts, then the round in the game's own terms."""
-    return _round_form(by_edit(edit), None)
+    return _round_form(by_edit(edit), None, _shown_or_saved())
 
 
 @bp.route("/m/<edit>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit(edit: str, number: int) -> Answer:
     """Correct an earlier round: the same form, filled in with what was entered."""
-    return _round_form(by_edit(edit), number)
+    return _round_form(by_edit(edit), number, _shown_or_saved())
 
 
-def _round_form(match: Match, number: int | None) -> Answer:
-    """The round form of round ``number`` (None: the next round), doing what was asked."""
-    return ACTIONS[_action(match)](match, number)
+@bp.post(f"/m/<edit>/rounds/new/{_BUTTON}")
+def new_button(edit: str, action: str) -> Answer:
+    """A button of the next round's form other than saving."""
+    return _round_form(by_edit(edit), None, action)
 
 
-def _action(match: Match) -> str:
-    """What the request asks of the round form: a key of ``ACTIONS``."""
-    if request.method == "GET":
-        return "show"
-    for action in ("theirs", "notice", "parts"):
-        if action in request.form:
-            return action
-    if "draw" in request.form and game_of(match).describe().bonus_cards:
-        return "draw"
-    return "preview" if "preview" in request.form else "save"
+@bp.post(f"/m/<edit>/rounds/<int:number>/edit/{_BUTTON}")
+def edit_button(edit: str, number: int, action: str) -> Answer:
+    """A button of an earlier round's form other than saving."""
+    return _round_form(by_edit(edit), number, action)
+
+
+def _shown_or_saved() -> str:
+    return "show" if request.method == "GET" else "save"
+
+
+def _round_form(match: Match, number: int | None, action: str) -> Answer:
+    """The round form of round ``number`` (None: the next round), doing ``action``."""
+    return ACTIONS[action](match, number)
 
 
 @dataclass
@@ -202,7 +213,7 @@ def _show(page: _Page) -> Answer:
         page.form.intended.data = str(page.number)
         page.filled = fill_sent(page.form, page.match)  # the parts the players sent so far
     page.form.revision.data = str(page.match.revision)
-    return _answer(page)
+    return _form_again(page)
 
 
 def _theirs(page: _Page) -> Answer:
@@ -231,7 +242,7 @@ def _parts(page: _Page) -> Answer:
         except EntryError as err:
             err.at(context=page.game.id)
             page.placed = place(err.problems, page.form)
-    return _answer(page)
+    return _form_again(page)
 
 
 def _notice(page: _Page) -> Answer:
@@ -241,8 +252,10 @@ def _notice(page: _Page) -> Answer:
 
 def _draw(page: _Page) -> Answer:
     """R17-3: the dealer lays some bonus cards face up (the no-JavaScript way of form.js)."""
+    if not page.desc.bonus_cards:
+        abort(404)  # a game without bonus cards has no such button
     page.form["bonus_cards"].data = page.game.draw_bonus_cards(BONUS_DRAW)
-    return _answer(page)
+    return _form_again(page)
 
 
 def _preview(page: _Page) -> Answer:
@@ -257,7 +270,7 @@ def _preview(page: _Page) -> Answer:
             err.at(context=page.game.id)  # said in the game's words (tiles)
             page.placed = place(err.problems, page.form)
             page.asked = asked(err.problems, page.form)
-    return _answer(page)
+    return _form_again(page)
 
 
 def _save(match: Match, number: int | None) -> Answer:
@@ -277,7 +290,7 @@ def _save(match: Match, number: int | None) -> Answer:
         opened = page
         doc = _checked(page)
         if doc is None:
-            instead = _answer(page)
+            instead = _form_again(page)
             return None
         typed = parse(RoundDocument, doc)  # the API's limits: meld lines, cards per line
         revision = page.form.based_on()
@@ -298,7 +311,7 @@ def _save(match: Match, number: int | None) -> Answer:
             err.at(context=opened.game.id)
             opened.placed = place(err.problems, opened.form)
             opened.asked = asked(err.problems, opened.form)
-        return _answer(opened)
+        return _form_again(opened)
     if isinstance(saved, saving.Replayed):
         return _saved(match, saved.number, editing=number is not None)
     if instead is not None:
@@ -370,7 +383,7 @@ def _wants_json() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
-def _answer(page: _Page) -> Answer:
+def _form_again(page: _Page) -> Answer:
     """The form again (as JSON for preview.js): 422 with problems, 409 after a conflict."""
     if _wants_json():
         if page.placed:
@@ -395,6 +408,7 @@ def _answer(page: _Page) -> Answer:
         replace_url=url_for("rounds.edit", edit=match.edit_token, number=page.replace)
         if page.replace
         else None,
+        urls=_urls(match, page.replace or (number if editing else None)),
         nobody=NOBODY,
         parts=None if editing else panel(match, page.filled),
         stopped=page.stopped,
@@ -408,6 +422,16 @@ def _answer(page: _Page) -> Answer:
         meld_example=example_run(page.desc),
     )
     return html, 422 if page.placed else 409 if page.conflict is not None else 200
+
+
+def _urls(match: Match, number: int | None) -> dict[str, str]:
+    """Where the form of round ``number`` (None: the next) posts: "save", and each button."""
+    edit = match.edit_token
+    if number is None:
+        urls = {b: url_for("rounds.new_button", edit=edit, action=b) for b in BUTTONS}
+        return {**urls, "save": url_for("rounds.new", edit=edit)}
+    urls = {b: url_for("rounds.edit_button", edit=edit, number=number, action=b) for b in BUTTONS}
+    return {**urls, "save": url_for("rounds.edit", edit=edit, number=number)}
 
 
 def _doubles(form: RoundForm) -> bool:
