@@ -130,34 +130,30 @@ _BUTTON = f"<any({','.join(BUTTONS)}):action>"
 @bp.route("/m/<edit>/rounds/new", methods=["GET", "POST"])
 def new(edit: str) -> Answer:
     """Enter the next round: who deals and starts, then the round in the game's own terms."""
-    return _round_form(by_edit(edit), None, _shown_or_saved())
+    return ACTIONS[_shown_or_saved()](by_edit(edit), None)
 
 
 @bp.route("/m/<edit>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit(edit: str, number: int) -> Answer:
     """Correct an earlier round: the same form, filled in with what was entered."""
-    return _round_form(by_edit(edit), number, _shown_or_saved())
+    return ACTIONS[_shown_or_saved()](by_edit(edit), number)
 
 
 @bp.post(f"/m/<edit>/rounds/new/{_BUTTON}")
 def new_button(edit: str, action: str) -> Answer:
     """A button of the next round's form other than saving."""
-    return _round_form(by_edit(edit), None, action)
+    return ACTIONS[action](by_edit(edit), None)
 
 
 @bp.post(f"/m/<edit>/rounds/<int:number>/edit/{_BUTTON}")
 def edit_button(edit: str, number: int, action: str) -> Answer:
     """A button of an earlier round's form other than saving."""
-    return _round_form(by_edit(edit), number, action)
+    return ACTIONS[action](by_edit(edit), number)
 
 
 def _shown_or_saved() -> str:
+    """The form's own address: a GET shows the form, a POST saves it."""
     return "show" if request.method == "GET" else "save"
-
-
-def _round_form(match: Match, number: int | None, action: str) -> Answer:
-    """The round form of round ``number`` (None: the next round), doing ``action``."""
-    return ACTIONS[action](match, number)
 
 
 @dataclass
@@ -405,9 +401,7 @@ def _form_again(page: _Page) -> Answer:
         asked=page.asked,
         problems=summary(page.placed, names),
         conflict=page.conflict,
-        replace_url=url_for("rounds.edit", edit=match.edit_token, number=page.replace)
-        if page.replace
-        else None,
+        replacing=page.replace is not None,
         urls=_urls(match, page.replace or (number if editing else None)),
         nobody=NOBODY,
         parts=None if editing else panel(match, page.filled),
@@ -426,12 +420,10 @@ def _form_again(page: _Page) -> Answer:
 
 def _urls(match: Match, number: int | None) -> dict[str, str]:
     """Where the form of round ``number`` (None: the next) posts: "save", and each button."""
-    edit = match.edit_token
-    if number is None:
-        urls = {b: url_for("rounds.new_button", edit=edit, action=b) for b in BUTTONS}
-        return {**urls, "save": url_for("rounds.new", edit=edit)}
-    urls = {b: url_for("rounds.edit_button", edit=edit, number=number, action=b) for b in BUTTONS}
-    return {**urls, "save": url_for("rounds.edit", edit=edit, number=number)}
+    form = "rounds.new" if number is None else "rounds.edit"
+    at: dict[str, Any] = {"edit": match.edit_token, "number": number}  # None: left out
+    urls = {b: url_for(f"{form}_button", action=b, **at) for b in BUTTONS}
+    return {**urls, "save": url_for(form, **at)}
 
 
 def _doubles(form: RoundForm) -> bool:
