@@ -13,6 +13,10 @@ answers "hello", served the same way. Then, with Locust headless:
    for ``--seconds`` (60); prints requests, errors (goal 0) and the 99th percentile (goal
    under 500 ms).
 
+3. With ``--photos N`` (4: a table's phones), the club night again, in turns without and
+   with N more phones sending a rack photo to ``POST /api/v1/photos`` back to back; prints
+   the scoreboard's p99 for each and the photos' own times.
+
 ``--server waitress`` serves both with waitress in one process instead (the comparison that
 chose gunicorn, bench/README.md); ``gthread``, ``gevent``, ``asgi`` and ``granian`` the other
 ways bench/hello.py knows (the comparison of issue 20 §4, bench/slowloris.py).
@@ -38,10 +42,13 @@ from pathlib import Path
 from typing import Any
 
 from common import ROOT, Server, make_matches
+from PIL import Image
 
 SERVERS = ("gunicorn", "gthread", "gevent", "asgi", "waitress", "granian")
 LOCUSTFILE = ROOT / "bench" / "locustfile.py"
 LOCUST = Path(sys.executable).with_name("locust")
+#: The rack the photo phones send (training/validation.txt: never trained on).
+RACK_PHOTO = "rummy2-34_jpeg.rf.bbb5c496490051689a54475f57ef3141.jpg"
 
 
 def phase(
@@ -128,6 +135,12 @@ def main() -> int:
     parser.add_argument("--against", choices=SERVERS, help="also serve the app this way")
     parser.add_argument("--quick", action="store_true", help="5 s phases, 15 s club night")
     parser.add_argument("--no-edit", action="store_true", help="leave the edit scoreboard out")
+    parser.add_argument(
+        "--photos",
+        type=int,
+        default=0,
+        help="also hold each club night again with this many phones sending photos meanwhile",
+    )
     args = parser.parse_args()
     if args.quick:
         args.phase, args.rounds, args.seconds = 5, 1, 15
@@ -199,8 +212,57 @@ def main() -> int:
                         f"errors {night['failures']} (goal 0), p50 {night['p50']:.0f} ms, "
                         f"p99 {night['p99']:.0f} ms (goal < 500 ms), load {night['load']:.2f}"
                     )
+            if args.photos:
+                photo_nights(companion.url, board, args, Path(folder) / "rack.jpg")
             print(f"load average at the end: {load_average()}")
     return 0
+
+
+def photo_nights(url: str, board: str, args: argparse.Namespace, photo: Path) -> None:
+    """The club night without and with ``args.photos`` phones sending a rack photo (a real
+    one, tests/data/photos, at the 1,600 px a phone shrinks it to) back to back, in
+    ``args.rounds`` turns, so the load falls on both alike."""
+    source = ROOT / "tests" / "data" / "photos" / RACK_PHOTO
+    with Image.open(source) as im:
+        im.convert("RGB").resize((1600, 1600), Image.Resampling.LANCZOS).save(
+            photo, "JPEG", quality=85
+        )
+    env = {"BENCH_PHOTO": str(photo)}
+    nights: dict[int, list[dict[str, Any]]] = {0: [], args.photos: []}
+    for _ in range(args.rounds):
+        for senders in nights:
+            users = args.clients + senders
+            night = phase(
+                url,
+                board,
+                users,
+                args.seconds // args.rounds,
+                paced=True,
+                env={**env, "BENCH_PHOTOS": str(senders)},
+            )
+            nights[senders].append(night)
+    print(
+        f"club night, {args.clients} clients reloading the scoreboard, without and with "
+        f"{args.photos} phones sending a {photo.stat().st_size // 1024} KB rack photo "
+        "back to back:"
+    )
+    for senders, got in nights.items():
+        for night in got:
+            page = night["rows"]["page"]
+            line = (
+                f"  {senders} photo phones: scoreboard {page['requests']} requests, errors "
+                f"{page['failures']}, p50 {page['p50']:.0f} ms, p99 {page['p99']:.0f} ms "
+                f"(goal < 500 ms)"
+            )
+            if senders:
+                sent = night["rows"]["photo"]
+                line += (
+                    f"; photos {sent['requests']} read, errors {sent['failures']}, "
+                    f"p50 {sent['p50']:.0f} ms, p99 {sent['p99']:.0f} ms"
+                )
+            print(f"{line}; load {night['load']:.2f}")
+        for error in (e for n in got for e in n["errors"]):
+            print(f"    {error}")
 
 
 def load_average() -> str:

@@ -395,3 +395,34 @@ def test_a_truncated_photo_is_refused_even_after_weasyprint_is_loaded() -> None:
         with pytest.raises(reader.PhotoError) as e:
             reader.read_photo(cut)
         assert e.value.code == "unreadable"
+
+
+def test_a_tile_found_over_its_neighbours_centres_is_dropped() -> None:
+    # Two upright tiles side by side (40 wide, 60 tall, up axis along y) and, weaker, one
+    # "tile" found twice their size straddling both: tiles never lie on each other's face.
+    centres = np.array([[100.0, 100.0], [142.0, 100.0], [121.0, 100.0]])
+    longs = np.array([60.0, 60.0, 120.0])
+    shorts = np.array([40.0, 40.0, 84.0])
+    angles = np.full(3, math.pi / 2)
+    scores = np.array([0.9, 0.8, 0.5])
+    assert reader._one_per_tile(centres, longs, shorts, angles, scores).tolist() == [0, 1]
+
+
+def test_tiles_side_by_side_or_end_to_end_are_all_kept() -> None:
+    centres = np.array([[100.0, 100.0], [141.0, 100.0], [100.0, 161.0], [141.0, 161.0]])
+    longs = np.full(4, 60.0)
+    shorts = np.full(4, 40.0)
+    angles = np.full(4, math.pi / 2)
+    scores = np.array([0.9, 0.6, 0.7, 0.8])
+    kept = reader._one_per_tile(centres, longs, shorts, angles, scores).tolist()
+    assert kept == [0, 3, 2, 1]
+
+
+def test_a_turned_tile_covers_along_its_own_axes() -> None:
+    # a tile turned 45°: a point 25 px along its up axis is on its face (half the long side
+    # is 30), the same 25 px across it is not (half the short side is 20)
+    c = np.array([0.0, 0.0])
+    up = np.array([math.cos(math.pi / 4), math.sin(math.pi / 4)])
+    across = np.array([-up[1], up[0]])
+    assert reader._covers(c, 60.0, 40.0, math.pi / 4, 25 * up)
+    assert not reader._covers(c, 60.0, 40.0, math.pi / 4, 25 * across)

@@ -177,9 +177,39 @@ class _Found:
     scores: np.ndarray
 
 
+def _covers(centre: np.ndarray, long: float, short: float, angle: float, point: np.ndarray) -> bool:
+    """Whether ``point`` lies on the face of the tile at ``centre``: tiles lie side by side,
+    never one on another's face, so a weaker tile found over a stronger one's centre is a
+    ghost of the two (typically one found too large, straddling its neighbours)."""
+    dx, dy = point - centre
+    along = abs(dx * math.cos(angle) + dy * math.sin(angle))
+    across = abs(-dx * math.sin(angle) + dy * math.cos(angle))
+    return bool(along <= long / 2 and across <= short / 2)
+
+
+def _one_per_tile(
+    centres: np.ndarray,
+    longs: np.ndarray,
+    shorts: np.ndarray,
+    angles: np.ndarray,
+    scores: np.ndarray,
+) -> np.ndarray:
+    """The indexes of the tiles to keep, strongest first: a weaker tile is dropped when its
+    centre is near a stronger one's, or when its face holds a stronger one's centre."""
+    kept: list[int] = []
+    for i in np.argsort(-scores):
+        if all(
+            np.hypot(*(centres[i] - centres[j])) >= 0.3 * min(longs[j], shorts[j])
+            and not _covers(centres[i], longs[i], shorts[i], angles[i], centres[j])
+            for j in kept
+        ):
+            kept.append(int(i))
+    return np.array(kept, dtype=np.int64)
+
+
 def _find(im: Image.Image) -> _Found:
     """The finder's tiles on ``im`` scaled to fit FINDER_SIDE, strongest first, one per
-    tile (a weaker centre inside a stronger one's tile is dropped)."""
+    tile (``_one_per_tile``)."""
     w, h = im.size
     f = min(1.0, FINDER_SIDE / max(w, h))
     sw, sh = max(1, round(w * f)), max(1, round(h * f))
@@ -212,14 +242,7 @@ def _find(im: Image.Image) -> _Found:
         ],
         axis=1,
     ).reshape(-1, 4)
-    order = np.argsort(-scores)
-    kept: list[int] = []
-    for i in order:
-        if all(
-            np.hypot(*(centres[i] - centres[j])) >= 0.3 * min(longs[j], shorts[j]) for j in kept
-        ):
-            kept.append(int(i))
-    k = np.array(kept, dtype=np.int64)
+    k = _one_per_tile(centres, longs, shorts, angles, scores)
     return _Found(centres[k], longs[k], shorts[k], angles[k], boxes[k], scores[k])
 
 
