@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import pytest
 from sqlalchemy import create_engine, make_url, text
+from sqlalchemy.exc import OperationalError
 
 DATA = Path(__file__).parent / "data"
 #: Games that live only under tests/ (Gin Rummy), each a distribution beside its module.
@@ -238,8 +239,40 @@ def postgres_copy(template: PostgresTemplate, name: str) -> Iterator[str]:
         try:
             yield url
         finally:
-            with admin.begin() as conn:
-                conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            drop_schema(template.base, schema)
+    finally:
+        admin.dispose()
+
+
+#: How long dropping a test's schema waits for a lock before it ends the connections holding
+#: one: a wait, never a measure.
+LOCK_WAIT = "15s"
+#: The other connections holding a lock on anything in a schema (``:schema``).
+HOLDERS = """
+    SELECT DISTINCT pg_terminate_backend(l.pid)
+    FROM pg_locks l
+    JOIN pg_class c ON c.oid = l.relation
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = :schema AND l.pid <> pg_backend_pid()
+"""
+
+
+def drop_schema(base: str, schema: str) -> None:
+    """``DROP SCHEMA … CASCADE``, bounded. A connection a failed test left open inside a
+    transaction (a thread still waiting, a server not yet gone) holds locks the drop would wait
+    for forever, and with it the whole test run; after ``LOCK_WAIT`` such connections are
+    ended and the drop is tried again."""
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        for _ in range(3):
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f"SET lock_timeout = '{LOCK_WAIT}'")
+                try:
+                    conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+                    return
+                except OperationalError:
+                    conn.execute(text(HOLDERS), {"schema": schema})
+        raise RuntimeError(f"schema {schema} could not be dropped")
     finally:
         admin.dispose()
 
@@ -258,9 +291,8 @@ def postgres_schema(name: str) -> Iterator[str]:
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    admin.dispose()
     try:
         yield with_search_path(base, schema)
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+        drop_schema(base, schema)

@@ -1,12 +1,16 @@
-"""Fixtures for the web tests: ``app``, ``client`` and ``runner`` on SQLite and on PostgreSQL.
+"""Fixtures for the web tests: ``app``, ``client`` and ``runner`` on a database of each test's own.
 
-Every test using ``app`` runs twice: on SQLite and on PostgreSQL
-(``COMPANION_TEST_POSTGRES_URL``, e.g. ``postgresql+psycopg://postgres@127.0.0.1:54330/postgres``;
-scripts/test starts one, on PGPORT_TEST or a free port). Each test has a database of its own,
-made by the real Alembic migrations as ``companion serve`` runs them — once per test process,
-into a template that each test gets a copy of (a copy of the SQLite file; on PostgreSQL a
-schema of its own, made by the template schema's ``pg_dump``), dropped after the test.
-Nothing one test writes is seen by another.
+Each test has a database of its own, made by the real Alembic migrations as ``companion
+serve`` runs them — once per test process, into a template that each test gets a copy of (a
+copy of the SQLite file; on PostgreSQL a schema of its own, made by the template schema's
+``pg_dump``), dropped after the test. Nothing one test writes is seen by another.
+
+Which database: SQLite, the default a table's computer runs on. The modules marked
+``both_databases`` — the store's own behaviour: revisions, races, idempotency keys, one
+snapshot per request, the limiter's storage, migrations — run every test on PostgreSQL
+(``COMPANION_TEST_POSTGRES_URL``; scripts/test starts one, on PGPORT_TEST or a free port) as
+well. The pages and the API above the store never ask which database it is
+(docs/adr/0007-which-tests-run-on-postgresql.md).
 """
 
 from __future__ import annotations
@@ -22,9 +26,21 @@ from support import POSTGRES_ENV, postgres_copy, postgres_schema, sqlite_copy  #
 from companion.web.app import create_app
 
 DATABASES = ["sqlite", "postgresql"]
+#: The fixtures that give a test its database.
+DATABASE_FIXTURES = ("database_url", "empty_database_url")
 
 
-@pytest.fixture(params=DATABASES)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """SQLite for every test that takes a database; PostgreSQL too where its module (or the
+    test) is marked ``both_databases``."""
+    for name in DATABASE_FIXTURES:
+        if name in metafunc.fixturenames:
+            both = metafunc.definition.get_closest_marker("both_databases") is not None
+            metafunc.parametrize(name, DATABASES if both else DATABASES[:1], indirect=True)
+            return
+
+
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The database under test, migrated and empty, this test's own: a copy of the SQLite
     template file, or a PostgreSQL schema copied from the template schema."""
@@ -37,7 +53,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield url
 
 
-@pytest.fixture(params=DATABASES)
+@pytest.fixture
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database of its own for one test (migrations): SQLite file or new schema."""
     if request.param == "sqlite":

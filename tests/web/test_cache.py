@@ -22,6 +22,8 @@ from companion.adapters.db import get_session
 from companion.adapters.render_queue import queue_for
 from companion.adapters.store import reading
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 GAME = "rummikub"
 
 

@@ -21,6 +21,8 @@ from samples import sample_round
 from companion.web.app import create_app
 from companion.web.ratelimit import SqliteStorage, client_address
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 START = 1_800_000_000.0
 MATCH = {"game": "rummikub", "players": ["Anna", "Béla"], "first_dealer": "Anna"}
 EVENT = {"game": "rummikub", "entrants": ["Anna", "Béla", "Cili", "Dani"]}

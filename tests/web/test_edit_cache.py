@@ -21,6 +21,8 @@ from companion.adapters.db import get_session
 from companion.adapters.store import matches
 from companion.web.pages import matches as pages
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 GAME = "rummikub"
 
 

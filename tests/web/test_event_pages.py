@@ -13,6 +13,7 @@ import io
 import re
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
@@ -21,6 +22,8 @@ from companion.adapters.db import get_session
 from companion.adapters.store import events
 from companion.domain.club import standings
 from companion.web.pages import events as events_web
+
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
 
 NAMES = ["Anna", "Béla", "Cili", "Dani", "Emil", "Feri", "Gabi", "Hanna", "Ildi", "Jenő"]
 

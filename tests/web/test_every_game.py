@@ -23,6 +23,8 @@ from test_pages import form_data, start, stored_rounds, totals_shown
 from companion.cli import main
 from companion.domain import Game, get_game, match_document
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 GAMES = every_game()
 
 

@@ -1,5 +1,6 @@
 """Hostile input never gets a 500: random and malicious bodies, form posts, query strings and
-paths against every API route and every form route, on SQLite and PostgreSQL.
+paths against every API route and every form route (on SQLite: what a database does with them is
+test_store.py's, on both).
 
 Hypothesis draws JSON of any shape (huge numbers, NaN, lone surrogates, NUL bytes, deep
 nesting), valid documents with one value swapped for such a thing, raw bytes, and form posts

@@ -1,6 +1,6 @@
 """One regression test per cause of a 500 found by a fuzz run: each is now a
-400, 404 or 422 with the error object (API) or a message on the page, on SQLite and
-PostgreSQL; and no link token is ever written to the log."""
+400, 404 or 422 with the error object (API) or a message on the page; and no link token is
+ever written to the log."""
 
 from __future__ import annotations
 

@@ -17,6 +17,8 @@ from sqlmodel import Session
 
 from companion.adapters import store
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 TWINS = 8
 
 

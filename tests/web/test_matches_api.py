@@ -11,6 +11,8 @@ from samples import GAMES, PLAYERS, holding, sample_round
 
 from companion.domain import get_game, match_document
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 API = "/api/v1/matches"
 
 

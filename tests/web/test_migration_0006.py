@@ -15,6 +15,8 @@ from sqlalchemy import Engine, MetaData, select
 from companion.adapters.db import downgrade, make_engine, upgrade
 from companion.domain import EntryError, match_document, score_document
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 PLAYERS = ["Anna", "Béla"]
 START = datetime(2026, 11, 20, 19, 30, tzinfo=UTC)
 BONUS = ["most-8-16", "most-cards", "most-sets", "most-runs", "longest-run"]

@@ -15,6 +15,8 @@ from companion.adapters.db import downgrade, make_engine, upgrade
 from companion.adapters.models import IdempotencyKey
 from companion.adapters.store import events
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 
 @pytest.fixture
 def engine(empty_database_url: str) -> Iterator[Engine]:

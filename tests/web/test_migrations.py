@@ -15,6 +15,8 @@ from sqlmodel import Session
 from companion.adapters import store
 from companion.adapters.db import alembic_config, downgrade, make_engine, upgrade
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 PLAYERS = ["Anna", "Béla", "Cili"]
 START = datetime(2026, 11, 20, 19, 30, tzinfo=UTC)
 

@@ -20,6 +20,8 @@ from companion.adapters import store
 from companion.adapters.models import Event, EventTable, IdempotencyKey, Match
 from companion.adapters.store import events
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 NAMES = ["Anna", "Béla", "Csaba", "Dóra", "Emese", "Ferenc", "Gábor", "Hanna"]
 
 

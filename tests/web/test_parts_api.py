@@ -11,6 +11,8 @@ from flask.testing import FlaskClient
 
 from companion.domain import score_document
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 PLAYERS = {
     "rummy17": ["Anna", "Béla", "Cili"],
     "rummikub": ["Anna", "Béla", "Cili"],

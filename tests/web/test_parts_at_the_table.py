@@ -1,4 +1,4 @@
-"""Own hands at the table, through the test client (SQLite and PostgreSQL): a card in two
+"""Own hands at the table, through the test client: a card in two
 players' parts is flagged as the second part arrives (D17-8, DK-4, DO-6, DM-8); the
 scorekeeper's change to a part reaches the player's page before the round is saved; and
 "Stop: enter every part here" loses nothing a player typed or sent."""

@@ -1,7 +1,8 @@
 """Own hands on the pages, through the test client: the round form offers
 "Everyone enters their own" with a QR code and link per seat, a player's own page sends only
 their part, the form is filled in from the parts that came, and once the round is saved (or
-the scorekeeper takes it over) the player's page says so. Run on SQLite and PostgreSQL."""
+the scorekeeper takes it over) the player's page says so. The parts' store on both
+databases: test_parts_api.py."""
 
 from __future__ import annotations
 

@@ -18,6 +18,8 @@ from sqlmodel import Session
 from companion.adapters import store
 from companion.adapters.models import Match
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 CLIENTS = 16
 
 

@@ -16,6 +16,8 @@ from companion.adapters.models import Match
 from companion.domain import EntryError
 from companion.services import saving
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 
 def started(session: Any) -> Match:
     return store.create_match(

@@ -1,4 +1,5 @@
-"""Schemathesis against ``/api/v1/openapi.json``, on SQLite and PostgreSQL.
+"""Schemathesis against ``/api/v1/openapi.json``, on SQLite (the API on PostgreSQL too:
+test_matches_api.py).
 
 Every operation of the document gets requests generated from its own schemas (valid and
 invalid ones) and each answer is checked: never a 5xx, a status code the document lists,

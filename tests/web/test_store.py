@@ -14,6 +14,8 @@ from companion.adapters import store
 from companion.adapters.models import Change, Match, Round
 from companion.domain import EntryError, get_game, match_document
 
+pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
+
 SERIES = load("rummy17-match.json")
 
 

@@ -268,17 +268,24 @@ def _migrate(url: str, barrier: Any, answers: Any) -> None:
 
 def test_processes_migrating_one_empty_database_at_once_all_succeed() -> None:
     """Without the migration lock, all but one failed here (a table made twice)."""
-    forked = multiprocessing.get_context("fork")
+    # Spawned, not forked: a fork of this multi-threaded test process (pytest-xdist's threads)
+    # may copy a lock some other thread holds, and the child then waits on it for ever.
+    spawned = multiprocessing.get_context("spawn")
     with postgres_schema("migrate_at_once") as url:
-        barrier, answers = forked.Barrier(MIGRATORS), forked.Queue()
+        barrier, answers = spawned.Barrier(MIGRATORS), spawned.Queue()
         workers = [
-            forked.Process(target=_migrate, args=(url, barrier, answers)) for _ in range(MIGRATORS)
+            spawned.Process(target=_migrate, args=(url, barrier, answers)) for _ in range(MIGRATORS)
         ]
         for worker in workers:
             worker.start()
-        for worker in workers:
-            worker.join(timeout=120)
-        got = [answers.get(timeout=10) for _ in workers]
+        try:
+            got = [answers.get(timeout=180) for _ in workers]
+        finally:
+            for worker in workers:
+                worker.join(timeout=30)
+                if worker.is_alive():  # stuck: it must not keep a lock on the schema
+                    worker.kill()
+                    worker.join()
         assert got == ["ok"] * MIGRATORS
         engine = db.make_engine(url)
         try:
