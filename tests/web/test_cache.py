@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import stat
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from companion.adapters import cache, render_queue, store
 from companion.adapters.db import get_session
 from companion.adapters.render_queue import queue_for
 from companion.adapters.store import reading
+from companion.web.pages import offline
 
 pytestmark = pytest.mark.both_databases  # the store's own behaviour (conftest.py)
 
@@ -31,6 +33,20 @@ GAME = "rummikub"
 def empty_caches() -> None:
     cache.results.clear()
     cache.pages.clear()
+
+
+class StoppedClock:
+    """``datetime`` whose ``now`` stands still: a page says when it was made ("as of …"),
+    filled in on every load, so two loads a second apart would differ by that alone."""
+
+    @staticmethod
+    def now(tz: Any = None) -> datetime:
+        return datetime(2026, 11, 29, 12, 0, tzinfo=tz)
+
+
+@pytest.fixture(autouse=True)
+def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(offline, "datetime", StoppedClock)
 
 
 def start(app: Flask, rounds: int = 2) -> tuple[str, str]:
