@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import html
 import importlib
+import io
 import json
 import os
 import re
@@ -72,6 +73,30 @@ def run_companion(
     )
     assert "Traceback" not in proc.stderr + proc.stdout
     return proc
+
+
+def run_main(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``companion *args`` in this process: the command's own ``main`` with its standard
+    streams and exit code, as ``run_companion`` gives them, without starting Python and
+    importing the PDF and photo libraries again for every call. It must never raise (the
+    traceback a user would see)."""
+    from companion.cli import main
+
+    streams = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8")
+    out = sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    err = sys.stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    try:
+        try:
+            code = main(list(args))
+        except SystemExit as leaving:  # argparse's refusals, exit 2
+            code = leaving.code if isinstance(leaving.code, int) else 1
+        out.flush()
+        err.flush()
+        written = [stream.buffer.getvalue().decode("utf-8") for stream in (out, err)]  # type: ignore[attr-defined]
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+    return subprocess.CompletedProcess(["companion", *args], code, written[0], written[1])
 
 
 # --- Gin Rummy, the game installed by the tests (tests/games/, docs/adding-a-game.md) ------

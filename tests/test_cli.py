@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from support import DATA, load, run_companion, subset
+from support import DATA, load, run_companion, run_main, subset
 
 from companion.domain import EntryError, score_document
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:
-    proc = run_companion(*args, stdin=stdin)
+    proc = run_main(*args, stdin=stdin)
     return proc.returncode, json.loads(proc.stdout)
 
 
@@ -23,6 +23,16 @@ def test_examples_reproduce_their_expected_results_through_the_cli(command, name
     code, out = run(command, str(DATA / f"{name}.json"))
     assert code == 0
     assert subset(load(f"{name}.expected.json"), out)
+
+
+def test_the_installed_command_runs_as_a_user_runs_it():
+    """The other tests call the command's ``main`` in the test process; this one starts
+    ``python -m companion`` as a user's shell would, output, exit codes and all."""
+    proc = run_companion("score", str(DATA / "rummy17-round.json"))
+    assert proc.returncode == 0
+    assert subset(load("rummy17-round.expected.json"), json.loads(proc.stdout))
+    bad = run_companion("score", "-", stdin="{not json")
+    assert bad.returncode == 2 and "not valid JSON" in json.loads(bad.stdout)["error"]["message"]
 
 
 def test_every_award_carries_figures_rule_and_reason():

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 
-from support import load, run_companion
+from support import load, run_main
 
 from companion.domain.club import standings
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:
-    proc = run_companion(*args, stdin=stdin)
+    proc = run_main(*args, stdin=stdin)
     return proc.returncode, json.loads(proc.stdout)
 
 

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from support import DATA, load, run_companion
+from support import DATA, load, run_main
 
 from companion.domain import EntryError, render, score_document
 from companion.i18n.catalogues import number, signed, translator
@@ -15,7 +15,7 @@ LANGUAGES = ("hu", "de", "bg")
 
 
 def _score(*args: str) -> dict:
-    proc = run_companion(*args)
+    proc = run_main(*args)
     return json.loads(proc.stdout)
 
 
@@ -62,7 +62,7 @@ def test_cli_errors_speak_the_language_from_the_environment(lang: str) -> None:
         env={**os.environ, "COMPANION_LANG": lang},
         check=False,
     )
-    english = run_companion("score", "-", stdin=json.dumps(doc))
+    english = run_main("score", "-", stdin=json.dumps(doc))
     assert proc.returncode == english.returncode == 2
     ours, theirs = json.loads(proc.stdout)["error"], json.loads(english.stdout)["error"]
     assert ours["code"] == theirs["code"] and ours.get("rule") == theirs.get("rule")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support import run_companion
+from support import run_main
 
 PHOTOS = Path(__file__).resolve().parent / "data" / "photos"
 RACK = str(PHOTOS / "rummy3-13_jpeg.rf.a9a2e6c584ee515ddc2051720cf5b4a8.jpg")
@@ -16,7 +16,7 @@ TABLE = str(PHOTOS / "rummy-12_jpeg.rf.685a46f7c57563efc63a5633102d66dd.jpg")
 
 
 def run(*args: str) -> tuple[int, object]:
-    proc = run_companion("read", *args)
+    proc = run_main("read", *args)
     return proc.returncode, json.loads(proc.stdout)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from support import run_companion
+from support import run_main
 
 TURN = {
     "game": "rummikub",
@@ -16,7 +16,7 @@ TURN = {
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, dict]:
-    proc = run_companion(*args, stdin=stdin)
+    proc = run_main(*args, stdin=stdin)
     return proc.returncode, json.loads(proc.stdout)
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from support import run_companion
+from support import run_main
 
 
 def run(*args: str) -> tuple[int, dict]:
-    proc = run_companion(*args)
+    proc = run_main(*args)
     return proc.returncode, json.loads(proc.stdout)
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from pdfcheck import A4, LETTER, page_sizes, reader, same_size, text
 from sheet_samples import manipulation_to_150, sample_rack_match
-from support import DATA, load, run_companion
+from support import DATA, load, run_main
 
 from companion.domain import all_games, get_game, match_document
 
-run = run_companion
+run = run_main
 
 
 def test_pdf_of_the_example_match(tmp_path: Path) -> None:
