@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from phone import ARGS, CHROMIUM, PHONE, QuietHandler
+from phone import CHROMIUM, PHONE, QuietHandler, launch
 from support import unavailable
 from werkzeug.serving import make_server
 
@@ -51,20 +51,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         app.extensions["companion_db"].dispose()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless."""
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Any]:
+    """Playwright's driver, started once per test process (its sync API runs one at a time)."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         unavailable("Chromium is not installed (apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         unavailable("Playwright is not installed (pip install playwright)")
-    with sync_playwright() as p:
-        executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-        chromium = p.chromium.launch(executable_path=executable, args=ARGS)
-        yield chromium
-        chromium.close()
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    """Debian's Chromium, headless: one per test process; every test has a context of its
+    own (cookies, storage, service workers), so nothing one test did is seen by the next."""
+    chromium = launch(playwright)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(params=["light"])

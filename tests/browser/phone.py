@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,12 @@ ARGS = [
 
 #: The moment a page's fake clock stands at (any fixed one will do; a Saturday's club night).
 CLOCK = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
+
+
+def launch(playwright: Any, *args: str) -> Any:
+    """Debian's Chromium, headless, with the flags of ``ARGS`` and ``args``."""
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    return playwright.chromium.launch(executable_path=executable, args=[*ARGS, *args])
 
 
 def fake_clock(page: Any) -> None:

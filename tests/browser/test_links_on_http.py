@@ -11,14 +11,12 @@ must really put it on the clipboard: the test pastes it back (Ctrl+V into a fiel
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import ARGS, CHROMIUM, PHONE, scroll_width, shot
-from support import unavailable
+from phone import PHONE, launch, scroll_width, shot
 
 from bench.taps import new_match
 
@@ -27,18 +25,11 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @pytest.fixture(scope="module")
-def plain_http_browser() -> Iterator[Any]:
+def plain_http_browser(playwright: Any) -> Iterator[Any]:
     """Debian's Chromium, headless, with companion.test resolving to 127.0.0.1."""
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        unavailable("Chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-        rules = f"--host-resolver-rules=MAP {HOST} 127.0.0.1"
-        chromium = p.chromium.launch(executable_path=executable, args=[*ARGS, rules])
-        yield chromium
-        chromium.close()
+    chromium = launch(playwright, f"--host-resolver-rules=MAP {HOST} 127.0.0.1")
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture(params=["light", "dark"])
