@@ -29,12 +29,14 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError
@@ -244,6 +246,22 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         command.upgrade(alembic_config(connection), revision)
 
 
+@cache
+def shipped_heads() -> frozenset[str]:
+    """The newest revisions of the migrations shipped, read from their files once per process."""
+    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+def up_to_date(engine: Engine) -> bool:
+    """Whether the database is at the shipped migrations' head already (one small query): a
+    process starting on a migrated database, every start but the first, then loads no
+    migration. Two processes that both find it behind both ``upgrade``; the second waits
+    for the first (``migrating``) and finds nothing left to do."""
+    with engine.connect() as connection:
+        found = MigrationContext.configure(connection).get_current_heads()
+    return frozenset(found) == shipped_heads()
+
+
 def downgrade(engine: Engine, revision: str) -> None:
     """Take the database schema back to ``revision`` (``alembic downgrade``), keeping data."""
     with migrating(engine) as connection:
@@ -257,6 +275,6 @@ def init_app(app: Flask) -> None:
         private_file(Path(url.removeprefix("sqlite:///").split("?", 1)[0]))
     engine = make_engine(url, **app.config.get("DATABASE_ENGINE_OPTIONS", {}))
     app.extensions["companion_db"] = engine
-    if app.config.get("DATABASE_MIGRATE", True):
+    if app.config.get("DATABASE_MIGRATE", True) and not up_to_date(engine):
         upgrade(engine)
     app.teardown_appcontext(close_session)
