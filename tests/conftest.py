@@ -72,6 +72,8 @@ SLOW = [
 PDF = re.compile(r"sheet|pdf", re.IGNORECASE)
 #: The fixtures that start ``companion serve`` for real (tests/web/live_server.py).
 SERVERS = {"server", "servers"}
+#: The marks of seconds-long tests.
+HEAVY = {"slow", "server", "browser"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -89,6 +91,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             TESTS / "web" in path.parents and PDF.search(item.name)
         ):
             item.add_marker(pytest.mark.slow)
+    # The modules of seconds-long tests first: pytest-xdist hands out whole modules in this
+    # order (--dist loadfile), so the long ones start early and the many short ones fill the
+    # gaps at the end, instead of one worker finishing a long module alone. Stable: a module's
+    # tests keep their order and stay together.
+    heavy = {item.path for item in items if HEAVY & {mark.name for mark in item.iter_markers()}}
+    items.sort(key=lambda item: item.path not in heavy)
 
 
 @pytest.fixture
