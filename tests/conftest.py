@@ -72,8 +72,6 @@ SLOW = [
 PDF = re.compile(r"sheet|pdf", re.IGNORECASE)
 #: The fixtures that start ``companion serve`` for real (tests/web/live_server.py).
 SERVERS = {"server", "servers"}
-#: The marks of seconds-long tests.
-HEAVY = {"slow", "server", "browser"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -95,8 +93,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # order (--dist loadfile), so the long ones start early and the many short ones fill the
     # gaps at the end, instead of one worker finishing a long module alone. Stable: a module's
     # tests keep their order and stay together.
-    heavy = {item.path for item in items if HEAVY & {mark.name for mark in item.iter_markers()}}
-    items.sort(key=lambda item: item.path not in heavy)
+    # (scripts/test turns off xdist's own reordering, by number of tests.)
+    weight: dict[Path, int] = {}
+    for item in items:
+        marks = {mark.name for mark in item.iter_markers()}
+        heavy = 0 if marks & {"server", "browser"} else 1 if "slow" in marks else 2
+        weight[item.path] = min(weight.get(item.path, 2), heavy)
+    items.sort(key=lambda item: weight[item.path])
 
 
 @pytest.fixture
