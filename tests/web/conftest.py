@@ -10,7 +10,7 @@ Which database: SQLite, the default a table's computer runs on. The modules mark
 snapshot per request, the limiter's storage, migrations — run every test on PostgreSQL
 (``COMPANION_TEST_POSTGRES_URL``; scripts/test starts one, on PGPORT_TEST or a free port) as
 well. The pages and the API above the store never ask which database it is
-(docs/adr/0007-which-tests-run-on-postgresql.md).
+(docs/adr/0007-test-time.md).
 """
 
 from __future__ import annotations
