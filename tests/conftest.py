@@ -30,7 +30,7 @@ class CompiledTemplates(BytecodeCache):
     A running server makes one app and compiles each template once. The tests make an app
     per test, and compiling the same templates again for each one was most of a page test's
     time (2.1 s for four pages, 0.4 s with this). The key holds the template's name and the
-    checksum its source, so a changed template is compiled again."""
+    checksum of its source, so a changed template is compiled again."""
 
     def __init__(self) -> None:
         self.compiled: dict[str, bytes] = {}

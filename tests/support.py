@@ -78,8 +78,8 @@ def run_companion(
 def run_main(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """``companion *args`` in this process: the command's own ``main`` with its standard
     streams and exit code, as ``run_companion`` gives them, without starting Python and
-    importing the PDF and photo libraries again for every call. It must never raise (the
-    traceback a user would see)."""
+    importing the PDF and photo libraries again for every call. An exception escaping
+    ``main`` (what a user would see as a traceback) fails the test that called it."""
     from companion.cli import main
 
     streams = sys.stdin, sys.stdout, sys.stderr
