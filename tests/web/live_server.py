@@ -24,6 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 #: How long a server may take to answer its first page: a wait, never a measure. A loaded
 #: machine (load 8: two workers and the render warm-up starting at once) took over 30 s.
 STARTUP_SECONDS = 180
+#: For a server whose test is not about sheets: no render process. ``companion serve`` waits
+#: for it to warm up (WeasyPrint imported, a sheet of every game drawn: 2 s of a core) before
+#: it answers; without it a sheet asked for is drawn in the asking thread (render_queue's
+#: inline mode). test_crash, test_serve and test_sheets_ready run it as users do.
+WITHOUT_SHEETS = {"COMPANION_SHEET_RENDERERS": "0"}
 
 
 def free_port() -> int:

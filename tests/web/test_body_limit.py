@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from live_server import Server, serving
+from live_server import WITHOUT_SHEETS, Server, serving
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 from werkzeug.wrappers import Request
 
@@ -35,7 +35,9 @@ LIMIT = MAX_BODY
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     instance: Path = tmp_path_factory.mktemp("body") / "instance"
-    with serving({"COMPANION_INSTANCE_PATH": str(instance), "COMPANION_WORKERS": "1"}) as live:
+    with serving(
+        {"COMPANION_INSTANCE_PATH": str(instance), "COMPANION_WORKERS": "1", **WITHOUT_SHEETS}
+    ) as live:
         yield live
 
 

@@ -1,7 +1,7 @@
 """Durable by design: SIGKILL ``companion serve`` during writes; nothing acknowledged is lost.
 
 Writers post rounds through the JSON API, each with its own Idempotency-Key, while the whole
-server (arbiter, workers, renderers) is SIGKILLed several times and started again. Then:
+server (arbiter, workers, renderers) is SIGKILLed twice (``KILLS``) and started again. Then:
 every write that got its 201 is stored, exactly once; a write whose answer was lost, sent
 again with its key, is stored once too; and SQLite's ``PRAGMA integrity_check`` says ok.
 The same runs on PostgreSQL. No timing is asserted.
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.server  # companion serve, started for real
 
 GAME = "rummikub"
 WRITERS = 4
-KILLS = 3
+KILLS = 2
 ROUNDS_PER_MATCH = 40
 #: What a client sees when the server dies under its request: no answer, or half of one.
 LOST = (OSError, http.client.HTTPException)

@@ -205,12 +205,13 @@ def test_the_real_server_counts_across_its_workers(tmp_path) -> None:
     import urllib.error
     import urllib.request
 
-    from live_server import serving
+    from live_server import WITHOUT_SHEETS, serving
 
     env = {
         "COMPANION_INSTANCE_PATH": str(tmp_path / "instance"),
         "COMPANION_WORKERS": "2",
         "COMPANION_CREATE_LIMIT": "2/hour",
+        **WITHOUT_SHEETS,
     }
     with serving(env) as server:
         statuses = []
@@ -238,7 +239,7 @@ def test_a_burst_of_100_starts_from_one_address_makes_exactly_the_limit(tmp_path
     import json
     import threading
 
-    from live_server import serving
+    from live_server import WITHOUT_SHEETS, serving
     from sqlmodel import func, select
 
     from companion.adapters.db import get_session
@@ -249,6 +250,7 @@ def test_a_burst_of_100_starts_from_one_address_makes_exactly_the_limit(tmp_path
         "COMPANION_INSTANCE_PATH": str(instance),
         "COMPANION_WORKERS": "2",
         "COMPANION_CREATE_LIMIT": "5/minute",
+        **WITHOUT_SHEETS,
     }
     starts = 100
     with serving(env) as server:

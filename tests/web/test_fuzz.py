@@ -5,7 +5,7 @@ test_store.py's, on both).
 Hypothesis draws JSON of any shape (huge numbers, NaN, lone surrogates, NUL bytes, deep
 nesting), valid documents with one value swapped for such a thing, raw bytes, and form posts
 with hostile values, names (huge list indices) and file uploads in place of text. Every
-answer must be below 500. ``COMPANION_FUZZ_EXAMPLES`` sets the examples per route (150 in
+answer must be below 500. ``COMPANION_FUZZ_EXAMPLES`` sets the examples per route (100 in
 CI, 50 otherwise); ``COMPANION_FUZZ_COUNT_ONLY=1`` with ``COMPANION_FUZZ_REPORT=<file>``
 counts the answers by route and status (and each 5xx by its exception) instead of failing.
 """
@@ -31,7 +31,7 @@ from companion.domain import all_games
 from companion.web.pages.forms import round_form_class
 
 EXAMPLES = int(
-    os.environ.get("COMPANION_FUZZ_EXAMPLES", "150" if os.environ.get("CI") == "true" else "50")
+    os.environ.get("COMPANION_FUZZ_EXAMPLES", "100" if os.environ.get("CI") == "true" else "50")
 )
 #: Set to 1 to count the answers instead of failing at the first 5xx (for measuring).
 COUNT_ONLY = os.environ.get("COMPANION_FUZZ_COUNT_ONLY") == "1"

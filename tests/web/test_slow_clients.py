@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from live_server import Server, serving
+from live_server import WITHOUT_SHEETS, Server, serving
 
 pytestmark = pytest.mark.server  # companion serve, started for real
 
@@ -39,7 +39,9 @@ STOP_WINDOW = 10
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     instance: Path = tmp_path_factory.mktemp("slow") / "instance"
-    with serving({"COMPANION_INSTANCE_PATH": str(instance), "COMPANION_WORKERS": "2"}) as live:
+    with serving(
+        {"COMPANION_INSTANCE_PATH": str(instance), "COMPANION_WORKERS": "2", **WITHOUT_SHEETS}
+    ) as live:
         yield live
 
 
@@ -197,6 +199,7 @@ def test_a_graceful_stop_answers_a_request_on_its_way_and_ends_despite_slow_clie
         "COMPANION_INSTANCE_PATH": str(tmp_path / "instance"),
         "COMPANION_WORKERS": "2",
         "COMPANION_STOP_SECONDS": str(STOP_WINDOW),
+        **WITHOUT_SHEETS,
     }
     with serving(env) as live:
         assert live.process is not None

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from live_server import Server, serving
+from live_server import WITHOUT_SHEETS, Server, serving
 from samples import PLAYERS, sample_round
 from sqlmodel import Session, select
 from support import postgres_schema
@@ -46,8 +46,8 @@ SESSIONS = 20
 MATCH = {"game": GAME, "players": PLAYERS, "first_dealer": "Anna"}
 #: The organiser's writes while the readers read: re-draws, and every ``SEATING``th write
 #: the next session seated instead.
-WRITES = 24
-SEATING = 6
+WRITES = 12
+SEATING = 4
 
 
 #: The server keeps no match results and no standings between requests, so every read scores
@@ -64,7 +64,11 @@ def server(
 ) -> Iterator[Server]:
     """``companion serve`` with two workers on a fresh SQLite file, or a PostgreSQL schema."""
     folder = tmp_path_factory.mktemp("snapshot")
-    env = {"COMPANION_INSTANCE_PATH": str(folder / "instance"), "COMPANION_WORKERS": "2"}
+    env = {
+        "COMPANION_INSTANCE_PATH": str(folder / "instance"),
+        "COMPANION_WORKERS": "2",
+        **WITHOUT_SHEETS,
+    }
     log = folder / "server.log"
     if request.param == "postgresql":
         with postgres_schema("snapshot") as url:

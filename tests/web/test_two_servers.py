@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_server import Server, free_port
+from live_server import WITHOUT_SHEETS, Server, free_port
 from support import postgres_schema
 from test_pages import totals_shown
 
@@ -116,6 +116,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
                     "COMPANION_INSTANCE_PATH": str(Path(folder, name)),
                     "COMPANION_SECRET_KEY": key,
                     "COMPANION_WORKERS": "1",
+                    **WITHOUT_SHEETS,
                 },
                 free_port(),
             )
