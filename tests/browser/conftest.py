@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from phone import CHROMIUM, PHONE, QuietHandler, launch
+from phone import CHROMIUM, NO_WORKER, PHONE, QuietHandler, launch
 from support import unavailable
 from werkzeug.serving import make_server
 
@@ -75,8 +75,13 @@ def browser(playwright: Any) -> Iterator[Any]:
 
 @pytest.fixture(params=["light"])
 def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    """A fresh phone-sized page (its own cookies and storage); page errors fail the test."""
-    context = browser.new_context(viewport=PHONE, color_scheme=request.param)
+    """A fresh phone-sized page (its own cookies and storage); page errors fail the test.
+    Without the service worker (``phone.NO_WORKER``) unless the test is marked
+    ``service_worker``."""
+    workers = "allow" if request.node.get_closest_marker("service_worker") else NO_WORKER
+    context = browser.new_context(
+        viewport=PHONE, color_scheme=request.param, service_workers=workers
+    )
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda err: errors.append(str(err)))

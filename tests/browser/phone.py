@@ -13,6 +13,11 @@ from werkzeug.serving import WSGIRequestHandler
 SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: save a screenshot at each step
 PHONE = {"width": 390, "height": 844}  # the phone every browser test holds
 CHROMIUM = "/usr/bin/chromium"  # Debian's; never a downloaded browser
+#: A context's ``service_workers``: pages run without the service worker, as a phone on the
+#: README's Wi-Fi address does (plain http is no secure context: offline.js registers none).
+#: Installing it (its precache fetched) cost every context a second of Chromium; the tests
+#: of the worker itself are marked ``service_worker`` (tests/browser/conftest.py's ``page``).
+NO_WORKER = "block"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from phone import PHONE, shot
+from phone import NO_WORKER, PHONE, shot
 from support import unavailable
 
 from companion.adapters import store
@@ -131,7 +131,9 @@ def tab(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
         from axe_playwright_python.sync_playwright import Axe
     except ImportError:
         unavailable("axe-playwright-python is not installed (pip install -e '.[test]')")
-    context = browser.new_context(viewport=PHONE, color_scheme=request.param)
+    context = browser.new_context(
+        viewport=PHONE, color_scheme=request.param, service_workers=NO_WORKER
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.axe = Axe()

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from phone import PHONE, answer, fake_clock, follow, scroll_width, shot
+from phone import NO_WORKER, PHONE, answer, fake_clock, follow, scroll_width, shot
 from playwright.sync_api import expect
 
 from companion.adapters.db import get_session
@@ -47,14 +47,16 @@ def test_a_club_night_of_ten_on_phones_and_a_projector(
     shot(page, "event-organiser")
     view = page.input_value("#view-link")
 
-    screen = browser.new_context(viewport=SCREEN, color_scheme="dark").new_page()
+    screen = browser.new_context(
+        viewport=SCREEN, color_scheme="dark", service_workers=NO_WORKER
+    ).new_page()
     fake_clock(screen)
     screen.goto(view + "/screen")
     screen.evaluate("window.stayed = true")  # gone if the page reloads
     assert "100.0" not in screen.inner_text("#live")
 
     for url, players in zip(table_urls, seated, strict=True):  # each table on its own phone
-        phone = browser.new_context(viewport=PHONE).new_page()
+        phone = browser.new_context(viewport=PHONE, service_workers=NO_WORKER).new_page()
         phone.goto(url)
         follow(phone, "#enter-round")
         answer(phone, "went_out", players[0])

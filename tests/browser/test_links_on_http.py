@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE, launch, scroll_width, shot
+from phone import NO_WORKER, PHONE, launch, scroll_width, shot
 
 from bench.taps import new_match
 
@@ -34,7 +34,9 @@ def plain_http_browser(playwright: Any) -> Iterator[Any]:
 
 @pytest.fixture(params=["light", "dark"])
 def phone(request: pytest.FixtureRequest, plain_http_browser: Any) -> Iterator[Any]:
-    context = plain_http_browser.new_context(viewport=PHONE, color_scheme=request.param)
+    context = plain_http_browser.new_context(
+        viewport=PHONE, color_scheme=request.param, service_workers=NO_WORKER
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from phone import PHONE, answer, fake_clock, follow, shot, start
+from phone import NO_WORKER, PHONE, answer, fake_clock, follow, shot, start
 from playwright.sync_api import expect
 
 NAMES = ["Anna", "Béla", "Cili"]
@@ -28,7 +28,9 @@ def test_a_saved_round_appears_on_the_read_only_phone_without_a_reload(
 ) -> None:
     board = start(page, server.url, "rummikub", NAMES, first=0)
     view = page.input_value("#view-link")
-    watcher = browser.new_context(viewport=PHONE, color_scheme="dark").new_page()
+    watcher = browser.new_context(
+        viewport=PHONE, color_scheme="dark", service_workers=NO_WORKER
+    ).new_page()
     fake_clock(watcher)
     with watcher.expect_response(poll_of(view)):  # its first ask, on load, is answered
         watcher.goto(view)

@@ -30,6 +30,8 @@ from companion.adapters import store
 from companion.adapters.db import get_session
 from companion.web.app import create_app
 
+pytestmark = pytest.mark.service_worker  # the pages' own worker runs (phone.NO_WORKER)
+
 NAMES = ["Anna", "Béla", "Cili"]
 BUDGET = 60 * 1024  # every page's first load transfers under 60 KB
 #: How often a phone tries its outbox again while a save waits (static/js/offline.js, ms).

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE, fake_clock, scroll_width, shot
+from phone import NO_WORKER, PHONE, fake_clock, scroll_width, shot
 from playwright.sync_api import expect
 
 from bench.taps import (
@@ -49,7 +49,7 @@ def phone(browser: Any) -> Iterator[Callable[[], Any]]:
     errors: list[str] = []
 
     def new() -> Any:
-        context = browser.new_context(viewport=PHONE)
+        context = browser.new_context(viewport=PHONE, service_workers=NO_WORKER)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))

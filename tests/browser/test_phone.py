@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phone import follow, shot
+from phone import NO_WORKER, follow, shot
 
 from companion.adapters import store
 from companion.adapters.db import get_session
@@ -85,7 +85,7 @@ def test_six_players_fit_without_sideways_scrolling(server: Any, page: Any) -> N
 
 def test_scoreboard_first_load_is_light_and_stays_home(server: Any, browser: Any) -> None:
     edit, _ = six_player_match(server)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers=NO_WORKER)
     page = context.new_page()
     responses: list[Any] = []
     page.on("response", lambda r: responses.append(r))
@@ -126,7 +126,7 @@ def test_wake_lock_is_taken_and_taken_again(server: Any, page: Any) -> None:
 
 def test_copy_buttons_copy_the_links(server: Any, browser: Any) -> None:
     edit, view = six_player_match(server)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers=NO_WORKER)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     page = context.new_page()
     page.goto(f"{server.url}/m/{edit}")
@@ -141,7 +141,9 @@ def test_dark_mode_follows_the_system(server: Any, browser: Any) -> None:
     edit, _ = six_player_match(server)
     colours = {}
     for scheme in ("light", "dark"):
-        context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, color_scheme=scheme, service_workers=NO_WORKER
+        )
         page = context.new_page()
         page.goto(f"{server.url}/m/{edit}")
         colours[scheme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -152,7 +154,9 @@ def test_dark_mode_follows_the_system(server: Any, browser: Any) -> None:
 
 def test_a_round_can_be_entered_without_javascript(server: Any, browser: Any) -> None:
     edit, _ = six_player_match(server)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, java_script_enabled=False, service_workers=NO_WORKER
+    )
     page = context.new_page()
     page.goto(f"{server.url}/m/{edit}/rounds/new")
     assert page.locator("[data-pick]").first.is_hidden()  # the picker needs JavaScript

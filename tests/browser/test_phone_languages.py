@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from phone import follow, scroll_width, shot
+from phone import NO_WORKER, follow, scroll_width, shot
 from support import load
 
 from companion.domain import check_meld, render
@@ -42,7 +42,9 @@ def _clipped(page: Any) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_pages_fit_the_phone_in_every_language(server: Any, browser: Any, lang: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale=lang, service_workers=NO_WORKER
+    )
     page = context.new_page()
     try:
         edit = _match(server)
@@ -72,7 +74,9 @@ def test_pages_fit_the_phone_in_every_language(server: Any, browser: Any, lang: 
 
 
 def test_the_switcher_choice_stays_on_the_device(server: Any, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-GB", service_workers=NO_WORKER
+    )
     page = context.new_page()
     try:
         page.goto(server.url + "/")
@@ -109,7 +113,9 @@ def test_the_picker_draws_what_is_picked_as_named_cards(
     server: Any, browser: Any, lang: str, names: list[str]
 ) -> None:
     """The picker's line shows chips, each named in the phone's language."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale=lang, service_workers=NO_WORKER
+    )
     page = context.new_page()
     try:
         page.goto(server.url + f"/m/{_match(server)}/rounds/new")
@@ -148,7 +154,9 @@ def test_the_walkers_actions_are_whole_in_every_language(
     )
     assert made.status_code == 201, made.get_data(as_text=True)
     edit = made.get_json()["edit"]
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale=lang, service_workers=NO_WORKER
+    )
     page = context.new_page()
     try:
         page.goto(f"{server.url}/m/{edit}/rounds/new")
@@ -215,7 +223,9 @@ def test_long_names_fit_the_breakdown_and_the_event_screen(
         },
     )
     assert event.status_code == 201, event.get_data(as_text=True)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale=lang, service_workers=NO_WORKER
+    )
     page = context.new_page()
     try:
         for path in (f"/m/{made['edit']}/rounds/1", f"/ev/{event.get_json()['view']}/screen"):

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from phone import PHONE, overflowing, scroll_width, shot
+from phone import NO_WORKER, PHONE, overflowing, scroll_width, shot
 
 from bench.taps import Counter, board_totals, new_match, open_parts, photo_part
 from companion.domain import get_game, score_document
@@ -34,8 +34,8 @@ def test_a_rack_photographed_on_a_players_page_scores_as_the_rack_says(
         "went_out": "Béla",
         "players": [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": []}],
     }
-    keeper_context = browser.new_context(viewport=PHONE)
-    anna_context = browser.new_context(viewport=PHONE)
+    keeper_context = browser.new_context(viewport=PHONE, service_workers=NO_WORKER)
+    anna_context = browser.new_context(viewport=PHONE, service_workers=NO_WORKER)
     errors: list[str] = []
     try:
         # ``companion serve`` loads the reader as each worker starts (server.py); this server
@@ -104,7 +104,7 @@ def test_the_scorekeeper_photographs_a_rack_on_the_round_form(server: Any, brows
         "went_out": "Béla",
         "players": [{"name": "Anna", "rack": []}, {"name": "Béla", "rack": []}],
     }
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers=NO_WORKER)
     errors: list[str] = []
     try:
         from companion.services import photos

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from phone import PHONE, scroll_width, shot
+from phone import NO_WORKER, PHONE, scroll_width, shot
 
 PHOTOS = Path(__file__).resolve().parent.parent / "data" / "photos"
 TABLE = PHOTOS / "rummy-12_jpeg.rf.685a46f7c57563efc63a5633102d66dd.jpg"
@@ -46,7 +46,7 @@ def _photograph(page: Any, box: Any, photo: Path) -> None:
 
 def test_the_referee_photographs_the_table_before_the_turn(server: Any, browser: Any) -> None:
     read = _read(server, TABLE)
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers=NO_WORKER)
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -74,7 +74,7 @@ def test_the_referee_photographs_the_table_before_the_turn(server: Any, browser:
 
 def test_the_rescue_takes_every_tile_of_a_table_photo(server: Any, browser: Any) -> None:
     read = _read(server, TABLE)
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers=NO_WORKER)
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)
@@ -96,7 +96,7 @@ def test_a_photo_taken_offline_waits_and_is_read_when_the_phone_is_back(
     server: Any, browser: Any
 ) -> None:
     read = _read(server, TABLE)
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers=NO_WORKER)
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE, fake_clock, shot
+from phone import NO_WORKER, PHONE, fake_clock, shot
 
 from bench.taps import (
     all_colours_taps,
@@ -322,7 +322,7 @@ def test_the_walker_fits_the_phone_in_every_language(server: Any, browser: Any, 
     390×844 screen (the hints and the actions' labels wrap inside their own lines)."""
     doc = _doc("taps-round.json")
     edit = new_match(server.app, doc)
-    context = browser.new_context(viewport=PHONE, locale=lang)
+    context = browser.new_context(viewport=PHONE, locale=lang, service_workers=NO_WORKER)
     page = context.new_page()
     page.goto(f"{server.url}/m/{edit}/rounds/new")
     page.locator("input[name=went_out][value=Cili]").click()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from phone import PHONE, answer, follow, shot, start
+from phone import NO_WORKER, PHONE, answer, follow, shot, start
 
 NAMES = ["Anna", "Béla", "Cili"]
 
@@ -25,7 +25,7 @@ def test_two_phones_save_round_one_keep_mine_then_keep_theirs(
     server: Any, page: Any, browser: Any
 ) -> None:
     board = start(page, server.url, "rummikub", NAMES, first=0)
-    other = browser.new_context(viewport=PHONE).new_page()
+    other = browser.new_context(viewport=PHONE, service_workers=NO_WORKER).new_page()
     other.goto(board)
 
     follow(page, "#enter-round")

@@ -13,12 +13,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from phone import PHONE
 from test_offline import Table
 
 from companion.web.app import create_app
 from companion.web.assets import manifest
+
+pytestmark = pytest.mark.service_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 
