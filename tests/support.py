@@ -17,11 +17,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import pytest
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 DATA = Path(__file__).parent / "data"
 #: Games that live only under tests/ (Gin Rummy), each a distribution beside its module.
@@ -321,3 +325,46 @@ def postgres_schema(name: str) -> Iterator[str]:
         yield with_search_path(base, schema)
     finally:
         drop_schema(base, schema)
+
+
+# --- Apps for the tests ----------------------------------------------------------------------
+
+
+def make_app(tmp_path: Path, database_url: str, **config: object) -> Flask:
+    """An app for tests: its own instance folder, the given database, CSRF off unless asked."""
+    from companion.web.app import create_app
+
+    settings: dict[str, object] = {
+        "TESTING": True,
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "test secret key",
+        "WTF_CSRF_ENABLED": False,
+    }
+    settings.update(config)
+    return create_app(settings)
+
+
+@contextmanager
+def on_own_database(
+    app: Flask, tmp_path: Path, database_url: str, **config: object
+) -> Iterator[Flask]:
+    """``app`` (tests/conftest.py's ``one_app``) for one test: its own database, instance
+    folder and ``config``, the create limit's counts reset; afterwards its configuration as
+    it was (whatever the test changed in it)."""
+    from companion.adapters.db import open_database
+    from companion.web.ratelimit import limiter
+
+    kept = dict(app.config)
+    instance = tmp_path / "instance"
+    instance.mkdir(exist_ok=True)
+    app.instance_path = str(instance)
+    app.config.update(DATABASE_URL=database_url, **config)
+    engine = open_database(app)
+    limiter.reset()
+    try:
+        yield app
+    finally:
+        engine.dispose()
+        app.config.clear()
+        app.config.update(kept)

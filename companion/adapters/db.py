@@ -269,7 +269,14 @@ def downgrade(engine: Engine, revision: str) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Create the engine, migrate unless told not to, and close sessions at teardown."""
+    """Open the app's database (``open_database``) and close sessions at teardown."""
+    open_database(app)
+    app.teardown_appcontext(close_session)
+
+
+def open_database(app: Flask) -> Engine:
+    """The engine of the app's ``DATABASE_URL`` (migrated unless ``DATABASE_MIGRATE`` is
+    false), from now on the app's. The tests put one app on each test's own database."""
     url = database_url(app)
     if url.startswith("sqlite:///") and url.removeprefix("sqlite:///") not in ("", ":memory:"):
         private_file(Path(url.removeprefix("sqlite:///").split("?", 1)[0]))
@@ -277,4 +284,4 @@ def init_app(app: Flask) -> None:
     app.extensions["companion_db"] = engine
     if app.config.get("DATABASE_MIGRATE", True) and not up_to_date(engine):
         upgrade(engine)
-    app.teardown_appcontext(close_session)
+    return engine

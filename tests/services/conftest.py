@@ -9,25 +9,17 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from sqlmodel import Session
-from support import sqlite_copy
+from support import on_own_database, sqlite_copy
 
 from companion.adapters.db import get_session
-from companion.web.app import create_app
 
 
 @pytest.fixture
-def app(tmp_path: Path, sqlite_template: Path) -> Iterator[Flask]:
+def app(one_app: Flask, tmp_path: Path, sqlite_template: Path) -> Iterator[Flask]:
     """The app on a SQLite copy of the migrated template (its engine and sessions)."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-            "DATABASE_URL": sqlite_copy(sqlite_template, tmp_path / "companion.sqlite3"),
-            "SECRET_KEY": "test secret key",
-        }
-    )
-    yield app
-    app.extensions["companion_db"].dispose()
+    url = sqlite_copy(sqlite_template, tmp_path / "companion.sqlite3")
+    with on_own_database(one_app, tmp_path, url) as app:
+        yield app
 
 
 @pytest.fixture

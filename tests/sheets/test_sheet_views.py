@@ -12,30 +12,23 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pdfcheck import A4, LETTER, page_sizes, reader, same_size, text
 from sheet_samples import manipulation_to_150, sample_match, sample_rack_match
+from support import on_own_database, sqlite_copy
 
 from companion.adapters import store
 from companion.adapters.db import get_session
 from companion.domain import all_games, get_game
 from companion.i18n.catalogues import translator
-from companion.web.app import create_app
 
 GAMES = [g.id for g in all_games()]
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app on a fresh SQLite file (the web tests also run PostgreSQL; sheets only read)."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'companion.sqlite3'}",
-            "SECRET_KEY": "test secret key",
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    yield app
-    app.extensions["companion_db"].dispose()
+def app(one_app: Flask, tmp_path: Path, sqlite_template: Path) -> Iterator[Flask]:
+    """The app on a SQLite copy of the migrated template (the web tests also run PostgreSQL;
+    sheets only read)."""
+    url = sqlite_copy(sqlite_template, tmp_path / "companion.sqlite3")
+    with on_own_database(one_app, tmp_path, url) as app:
+        yield app
 
 
 @pytest.fixture

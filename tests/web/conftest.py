@@ -21,9 +21,14 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from support import POSTGRES_ENV, postgres_copy, postgres_schema, sqlite_copy  # noqa: F401
-
-from companion.web.app import create_app
+from support import (  # noqa: F401
+    POSTGRES_ENV,
+    make_app,
+    on_own_database,
+    postgres_copy,
+    postgres_schema,
+    sqlite_copy,
+)
 
 DATABASES = ["sqlite", "postgresql"]
 #: The fixtures that give a test its database.
@@ -63,33 +68,18 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
         yield url
 
 
-def make_app(tmp_path: Path, database_url: str, **config: object) -> Flask:
-    """An app for tests: its own instance folder, the given database, CSRF off unless asked."""
-    settings: dict[str, object] = {
-        "TESTING": True,
-        "INSTANCE_PATH": str(tmp_path / "instance"),
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "test secret key",
-        "WTF_CSRF_ENABLED": False,
-    }
-    settings.update(config)
-    return create_app(settings)
-
-
 @pytest.fixture
-def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+def app(one_app: Flask, tmp_path: Path, database_url: str) -> Iterator[Flask]:
     """The app on the database under test, CSRF off (see ``csrf_app``)."""
-    app = make_app(tmp_path, database_url)
-    yield app
-    app.extensions["companion_db"].dispose()
+    with on_own_database(one_app, tmp_path, database_url) as app:
+        yield app
 
 
 @pytest.fixture
-def csrf_app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+def csrf_app(one_app: Flask, tmp_path: Path, database_url: str) -> Iterator[Flask]:
     """The app with CSRF protection on, as in production."""
-    app = make_app(tmp_path, database_url, WTF_CSRF_ENABLED=True)
-    yield app
-    app.extensions["companion_db"].dispose()
+    with on_own_database(one_app, tmp_path, database_url, WTF_CSRF_ENABLED=True) as app:
+        yield app
 
 
 @pytest.fixture
