@@ -326,6 +326,7 @@ def answering(host: str, port: int, then: Callable[[], None]) -> None:
 def serve(host: str = "127.0.0.1", port: int = 5000) -> None:
     """Migrate the database, serve the app until interrupted, and say where to open it once
     it answers."""
+    check_port(host, port)  # a busy port is said at once, before migrating and warming up
     app: Flask = create_app()  # creates the instance folder and runs the migrations, once
     engine = app.extensions["companion_db"]
     engine.dispose()  # no connection of the arbiter's may be shared with a worker
