@@ -125,6 +125,15 @@ def one_app(tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path) -> 
     return support.make_app(folder, url)
 
 
+@pytest.fixture
+def app(one_app: flask.Flask, tmp_path: Path, sqlite_template: Path) -> Iterator[flask.Flask]:
+    """The app on a SQLite copy of the migrated template (tests/web/conftest.py's ``app``
+    takes PostgreSQL too, where a module asks for both)."""
+    url = support.sqlite_copy(sqlite_template, tmp_path / "companion.sqlite3")
+    with support.on_own_database(one_app, tmp_path, url) as app:
+        yield app
+
+
 @pytest.fixture(scope="session")
 def postgres_template() -> Iterator[support.PostgresTemplate]:
     """A PostgreSQL schema migrated once for this test process, which

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +10,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pdfcheck import A4, LETTER, page_sizes, reader, same_size, text
 from sheet_samples import manipulation_to_150, sample_match, sample_rack_match
-from support import on_own_database, sqlite_copy
 
 from companion.adapters import store
 from companion.adapters.db import get_session
@@ -20,15 +17,6 @@ from companion.domain import all_games, get_game
 from companion.i18n.catalogues import translator
 
 GAMES = [g.id for g in all_games()]
-
-
-@pytest.fixture
-def app(one_app: Flask, tmp_path: Path, sqlite_template: Path) -> Iterator[Flask]:
-    """The app on a SQLite copy of the migrated template (the web tests also run PostgreSQL;
-    sheets only read)."""
-    url = sqlite_copy(sqlite_template, tmp_path / "companion.sqlite3")
-    with on_own_database(one_app, tmp_path, url) as app:
-        yield app
 
 
 @pytest.fixture
