@@ -1,4 +1,4 @@
-"""What the per-revision caches save (issues 9 and 18), in one process, no server: a 6 × 12
+"""What the per-revision caches save, in one process, no server: a 6 × 12
 Rummy 17 match's result scored afresh against taken from the cache, and its read-only and
 edit scoreboards rendered afresh against served from the cache (the edit page with CSRF on
 and its session cookie kept, as a phone keeps it). Prints medians of ``--repeat`` runs and

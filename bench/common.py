@@ -4,7 +4,7 @@
 each of its workers, one per core),
 on SQLite in a temporary instance folder; ``--server waitress`` serves the same app with
 waitress in one process (8 threads, its old setup) for the comparison in README.md, and the
-other ways bench/hello.py knows (gthread, gevent, asgi, granian) for issue 20's. The bare
+other ways bench/hello.py knows (gthread, gevent, asgi, granian). The bare
 Flask "hello" app (bench/hello.py) is served the same way. Not tests.
 """
 

@@ -1,4 +1,4 @@
-"""Load benchmark of issue 19: an event's standings page while every table saves rounds.
+"""Load benchmark of a club night: an event's standings page while every table saves rounds.
 
 Sets up, in a temporary instance, an event of 200 entrants and 10 sessions, all seated (50
 tables of four a session, 500 matches), and a 6 × 12 Rummy 17 match for the comparison. Starts

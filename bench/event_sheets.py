@@ -1,4 +1,4 @@
-"""An event's session on paper (issue 26 §2): ``sheets.pdf`` and ``cards.pdf``, goal ≤ 5 s each.
+"""An event's session on paper : ``sheets.pdf`` and ``cards.pdf``, goal ≤ 5 s each.
 
 Sets up, in a temporary instance, an event of 200 entrants (Rummikub, tables of four) with
 ``--sessions`` sessions seated (50 tables each) and ``--played`` rounds saved at every table

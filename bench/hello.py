@@ -3,9 +3,9 @@
 WHAT is ``hello`` (a bare Flask app answering "hello") or ``companion`` (the app);
 HOW is ``gunicorn`` (exactly as ``companion serve`` serves: gunicorn's arbiter, waitress in
 each worker; companion.web.server.serve_app),
-``waitress`` (one process, 8 threads: how ``companion serve`` ran before issue 9; at most
+``waitress`` (one process, 8 threads: how ``companion serve`` ran at first; at most
 ``BENCH_CONNECTIONS`` connections, default waitress's 100), or, for bench/slowloris.py,
-``gthread`` (gunicorn's threaded worker as ``companion serve`` ran before issue 20),
+``gthread`` (gunicorn's threaded worker as ``companion serve`` ran before waitress),
 ``gevent`` (gunicorn's gevent worker), ``asgi`` (gunicorn's asyncio worker, the app behind
 a2wsgi's thread pool) or ``granian`` (granian's WSGI server, one worker per core).
 """

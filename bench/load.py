@@ -1,4 +1,4 @@
-"""Load benchmark of issues 9 and 18: the scoreboards against a bare Flask "hello".
+"""Load benchmark: the scoreboards against a bare Flask "hello".
 
 Starts ``companion serve`` (the real server: one worker per core, waitress in each) on SQLite in a
 temporary folder holding a 6-player, 12-round Rummy 17 match, and a bare Flask app that
@@ -19,7 +19,7 @@ answers "hello", served the same way. Then, with Locust headless:
 
 ``--server waitress`` serves both with waitress in one process instead (the comparison that
 chose gunicorn, bench/README.md); ``gthread``, ``gevent``, ``asgi`` and ``granian`` the other
-ways bench/hello.py knows (the comparison of issue 20 §4, bench/slowloris.py).
+ways bench/hello.py knows (the slow-clients comparison, bench/slowloris.py).
 ``--against HOW`` also serves the app and "hello" that way and measures both, phase by phase,
 taking turns (a before and after on a loaded machine: the load falls on both alike), the
 club night too (in ``--rounds`` turns). ``--quick``: short phases, for a first look. Not a

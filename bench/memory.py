@@ -1,4 +1,4 @@
-"""Memory over a long fuzz run (issue 9, point 7): is the app's memory flat?
+"""Memory over a long fuzz run : is the app's memory flat?
 
 Sends ``--requests`` (default 20,000) hostile requests in-process to the app on a fresh
 SQLite file — the corpus of tests/web/test_fuzz.py: raw bodies (deep nesting, NaN, lone

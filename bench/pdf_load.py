@@ -1,4 +1,4 @@
-"""PDF never blocks the table (issue 9): 20 score sheets at once, and the pages meanwhile.
+"""PDF never blocks the table : 20 score sheets at once, and the pages meanwhile.
 
 Starts ``companion serve`` on SQLite with 20 different 6 × 12 Rummy 17 matches, asks for
 their 20 sheets at the same moment and, while they render, loads a scoreboard and the home

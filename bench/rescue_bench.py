@@ -1,4 +1,4 @@
-"""Time table rescue (issue 10 item 5: a full 106-tile table in about a second).
+"""Time table rescue (goal: a full 106-tile table in about a second).
 
 In one run: the full table (106 tiles), random legal tables, and a table with one tile that
 cannot be placed are each solved by ``Game.rescue``; as the baseline, the full table's known

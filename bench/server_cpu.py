@@ -1,9 +1,9 @@
-"""The server's own CPU time per request, two ways of serving side by side (issue 20 §4).
+"""The server's own CPU time per request, two ways of serving side by side.
 
 Requests per second move by ±30 % on a shared machine (bench/README.md); the CPU time the
 server's processes spend per request moves far less, as other jobs only delay it. This
 serves the app as ``companion serve`` does (``gunicorn``) and as ``--against`` (default
-``gthread``, how it ran before issue 20), then in ``--rounds`` turns sends each the same
+``gthread``, how it ran before waitress), then in ``--rounds`` turns sends each the same
 ``--requests`` GETs of each page from ``--clients`` threads (kept-alive connections, and
 a new connection per request) and reads the workers' CPU time from /proc (Linux). Prints
 microseconds of server CPU per request, each turn's and the median, with the load average.

@@ -1,4 +1,4 @@
-"""Time the largest one-page score sheet against a one-line WeasyPrint document (issue 4).
+"""Time the largest one-page score sheet against a one-line WeasyPrint document.
 
 Both are rendered in the same run, a few times each after a warm-up; the script prints the
 medians, their ratio (goal: at most 4×) and the sheet's size in KB. ``--game`` picks the

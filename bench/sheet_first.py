@@ -1,4 +1,4 @@
-"""The first sheet of a match, asked for right after a save (issue 26 §2): goal ≤ 1.0 s.
+"""The first sheet of a match, asked for right after a save: goal ≤ 1.0 s.
 
 Starts a fresh ``companion serve`` (gunicorn, one worker per core) on SQLite in a temporary
 folder, waits until it answers, then for ``--matches`` matches of every game in turn: starts

@@ -1,4 +1,4 @@
-"""Slow clients against ``companion serve`` (issue 20 §4): do the other pages still answer?
+"""Slow clients against ``companion serve``: do the other pages still answer?
 
 Starts ``companion serve`` (the real server, SQLite in a temporary folder holding a 6-player,
 12-round Rummy 17 match), or takes ``--url`` of one already running on 127.0.0.1. Then two
@@ -16,7 +16,7 @@ p99 and slowest, and the load average at its start and end. Bounded: at most
 ``--slow`` × 2 connections open at once, and 2 × ``--seconds`` plus the server's start.
 
 ``--server`` serves the app another way for the comparison in bench/README.md: ``gthread``
-(gunicorn's threaded worker, how ``companion serve`` ran before issue 20), ``gevent``,
+(gunicorn's threaded worker, how ``companion serve`` ran before waitress), ``gevent``,
 ``asgi`` (gunicorn's asyncio worker, the app behind a2wsgi), ``waitress``, ``granian``; the
 default ``gunicorn`` is ``companion serve`` itself. Only loopback is ever targeted.
 """

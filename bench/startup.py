@@ -4,7 +4,7 @@ busy machine slows both alike. Prints the medians, the ratio and the load averag
 
     .venv/bin/python bench/startup.py [--runs 15] [FILE]
 
-Goal (issue 15): the ratio at most 10. Also times ``match``, ``check``, ``turn`` and
+Goal: the ratio at most 10. Also times ``match``, ``check``, ``turn`` and
 ``standings`` (none of which needs OR-Tools) and ``rescue`` (which does). Not a test.
 """
 

@@ -1,4 +1,4 @@
-"""Count the taps a practised scorekeeper needs to enter one round (issues 11 §1, 18 §1, 26, 28).
+"""Count the taps a practised scorekeeper needs to enter one round.
 
 ``python bench/taps.py --photo PHOTO`` counts a rack by photo instead, on a player's own page
 of a Rummikub round: "Photograph the rack", "use the photo", a tap per tile marked ? and
@@ -21,7 +21,7 @@ hand and the last card, each with "Add"); ``--path picker-counts`` the same with
 typed as its two counts; ``--path walk-no-hold`` the walker with every joker as ★ then its card
 instead of the card held down.
 
-``--phones`` (Rummy 17, issue 28 "own hands") then enters the same round on a new match with a
+``--phones`` (Rummy 17, "own hands") then enters the same round on a new match with a
 phone per player besides the scorekeeper's, each its own browser context at 390×844 on the same
 app. The scorekeeper taps "Everyone enters their own" on the scoreboard, then the bonus cards,
 who went out and the last card; each player opens their link (one tap: the QR code scanned and
@@ -143,7 +143,7 @@ def meld_taps(meld: list[str]) -> list[str]:
 
 
 def all_colours_taps(meld: list[str], lit: list[str], hold: bool = True) -> list[str] | None:
-    """A set's taps with the walker's "All colours" key (issue 26): the key, one of the set's
+    """A set's taps with the walker's "All colours" key: the key, one of the set's
     cards, each joker (held, or ★ then its card), then every colour the key lit that the set
     lacks tapped off and any it left out tapped on. ``lit``: the colours of the value still in
     the box (not lying elsewhere in the round). None for a run or a joker with no colour."""
@@ -300,7 +300,7 @@ def enter_ending(count: Counter, doc: dict[str, Any], exact_last: bool) -> dict[
     last = doc.get("last_discard")
     if isinstance(last, dict):  # the short form: only whether it was a 17 is known
         last = _some_seventeen(page, doc) if last.get("seventeen") else None
-    # issue 27: a one-tap last card is a chip named by its colour ("black 17"): by its card
+    # A one-tap last card is a chip named by its colour ("black 17"): by its card
     quick = ending.locator(f'[data-last="{last}"]') if last else None
     if quick is not None and quick.count():  # a 17 doubles: one tap names it (R17-15a)
         count.tap(quick, f"last {last}")
@@ -441,7 +441,7 @@ def enter_round_picker(page: Any, doc: dict[str, Any], *, counts: bool = False) 
                 count.tap(picker.get_by_role("button", name=tap[2:], exact=True), tap)
             else:
                 count.tap(picker.locator(f"[data-v='{tap[2:]}']"), tap)
-        if picker.is_visible():  # before issue 11 the last card, too, needed "Add"
+        if picker.is_visible():  # once the last card, too, needed "Add"
             count.tap(picker.get_by_role("button", name="Add"), "add")
 
     if out is None:
@@ -809,9 +809,7 @@ def main(argv: list[str] | None = None) -> int:
         "--path", choices=["walk", "walk-no-hold", "picker", "picker-counts"], default="walk"
     )
     parser.add_argument("--dark", action="store_true", help="the phone in dark mode")
-    parser.add_argument(
-        "--phones", action="store_true", help="also a phone per player (own hands, issue 28)"
-    )
+    parser.add_argument("--phones", action="store_true", help="also a phone per player (own hands)")
     parser.add_argument(
         "--tap-seconds", type=float, default=1.0, help="--phones: the time a tap takes (s)"
     )

@@ -1,5 +1,5 @@
 """Taps for a round of a game whose leftovers are counted, not melded: Rummikub, Rummy-O and
-Manipulation Rummy (issue 18 §1). ``bench/taps.py`` calls this for any game but Rummy 17.
+Manipulation Rummy. ``bench/taps.py`` calls this for any game but Rummy 17.
 
 The fastest path a practised scorekeeper takes on the round form: "Enter round", one tap per
 ending question (who went out, who knocked, or its "nobody"), then each player's points on the

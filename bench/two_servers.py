@@ -1,4 +1,4 @@
-"""A room of tables on two servers (issue 26 item 3): PostgreSQL is the shared state.
+"""A room of tables on two servers: PostgreSQL is the shared state.
 
 Starts two ``companion serve`` (A and B: their own ports and instance folders, one secret
 key, ``COMPANION_PROXY=1``, ``--workers`` each) at once on a new schema of one PostgreSQL

@@ -11,6 +11,7 @@ a package with each other, not with the package's own ``__init__``)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import grimp
@@ -201,3 +202,28 @@ def test_the_form_and_the_api_take_their_limits_from_one_module() -> None:
     assert own == []
     games = forms.MatchForm.games.kwargs["validators"][1]
     assert (games.min, games.max) == (1, limits.MAX_TYPED_GAMES)
+
+
+def test_no_file_points_to_a_work_item_by_its_number() -> None:
+    """Decisions are written down in docs/adr/, not as "see issue N": a number means nothing
+    to a reader of the checkout. Every text file of the checkout is read, but for hidden
+    folders and build output (``SKIPPED``)."""
+    pattern = re.compile(r"\bissues?\s*#?\d+", re.IGNORECASE)
+    suffixes = {".py", ".md", ".html", ".js", ".css", ".toml", ".po", ".txt", ".cfg", ".ini"}
+    files = [p for p in ROOT.rglob("*") if p.suffix in suffixes and p.is_file()]
+    kept = [
+        p
+        for p in files
+        if not any(part.startswith(".") or part in SKIPPED for part in p.relative_to(ROOT).parts)
+    ]
+    naming = sorted(
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in kept
+        for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+        if pattern.search(line)
+    )
+    assert kept and naming == []
+
+
+#: Folders that are not the project's own text: virtualenvs, caches, build output.
+SKIPPED = {"__pycache__", "node_modules", "build", "dist", "companion.egg-info", "instance"}
