@@ -236,8 +236,7 @@ def _parts(page: _Page) -> Answer:
         try:
             handle(get_session(), OpenParts(match=page.match))
         except EntryError as err:
-            err.at(context=page.game.id)
-            page.placed = place(err.problems, page.form)
+            _said(page, err)
     return _form_again(page)
 
 
@@ -263,9 +262,7 @@ def _preview(page: _Page) -> Answer:
             result = page.game.score_round(typed, list(page.match.players)).result
             page.preview = localize(result, translator(), page.game.id)
         except EntryError as err:
-            err.at(context=page.game.id)  # said in the game's words (tiles)
-            page.placed = place(err.problems, page.form)
-            page.asked = asked(err.problems, page.form)
+            _said(page, err)
     return _form_again(page)
 
 
@@ -304,9 +301,7 @@ def _save(match: Match, number: int | None) -> Answer:
         if isinstance(err, store.StaleRevision):
             _stale(opened)
         else:
-            err.at(context=opened.game.id)
-            opened.placed = place(err.problems, opened.form)
-            opened.asked = asked(err.problems, opened.form)
+            _said(opened, err)
         return _form_again(opened)
     if isinstance(saved, saving.Replayed):
         return _saved(match, saved.number, editing=number is not None)
@@ -314,6 +309,14 @@ def _save(match: Match, number: int | None) -> Answer:
         return instead
     assert opened is not None  # built and handled
     return _saved(match, opened.number, editing=opened.editing)
+
+
+def _said(page: _Page, err: EntryError) -> None:
+    """What was wrong, in the game's own words (tiles), next to the fields it is about; a
+    joker the verdict depends on is asked for there too (D17-6)."""
+    err.at(context=page.game.id)
+    page.placed = place(err.problems, page.form)
+    page.asked = asked(err.problems, page.form)
 
 
 def _stale(page: _Page) -> None:
