@@ -5,7 +5,8 @@ right after tapping Save) its timers late (at most once a second in Chromium) an
 frames at all. Headless Chromium under Playwright keeps every page visible, so the test puts
 the round form in the background the way the page sees it: ``document.hidden``, a
 ``visibilitychange``, every timer held back a second and no animation frame. The save request
-must leave within 100 ms of the tap all the same, and the round be stored once.
+must leave all the same in the tap itself (the same task: no timer, frame or awaited promise
+in between, so within any time limit, with no clock read), and the round be stored once.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ BACKGROUND = """
   const send = window.fetch;
   window.fetch = function (resource, init) {
     const save = init && init.method === "POST" && /(^|&)save=/.test(String(init.body));
-    if (save && !sessionStorage.getItem("sentAt")) {
-      sessionStorage.setItem("sentAt", String(performance.timeOrigin + performance.now()));
+    if (save && !sessionStorage.getItem("sent")) {
+      sessionStorage.setItem("sent", window.__tapping ? "in the tap" : "later");
     }
     return send.apply(this, arguments);
   };
@@ -46,8 +47,8 @@ BACKGROUND = """
 TAP = """
 () => {
   window.__background();
-  sessionStorage.setItem("tapAt", String(performance.timeOrigin + performance.now()));
-  document.getElementById("save-button").click();
+  window.__tapping = true;  // click() runs the submit handlers before it returns
+  try { document.getElementById("save-button").click(); } finally { window.__tapping = false; }
 }
 """
 
@@ -60,21 +61,19 @@ def stored(server: Any, board: str) -> int:
         return len(match.rounds)
 
 
-def tap_save_in_the_background(page: Any, board: str) -> float:
-    """Tap Save, open the scoreboard in another tab at once; how long the save took to leave."""
+def tap_save_in_the_background(page: Any, board: str) -> str:
+    """Tap Save, open the scoreboard in another tab at once; when the save left: "in the tap"
+    (before the tap's task ended) or "later"."""
     other = page.context.new_page()
     page.evaluate(TAP)
     other.goto(board)  # the standings, opened right after the tap
     page.wait_for_url(board.rstrip("/"), timeout=10_000)  # saved: on to the scoreboard
-    times = page.evaluate(
-        "() => [sessionStorage.getItem('tapAt'), sessionStorage.getItem('sentAt')]"
-    )
-    tapped, sent = (float(t) for t in times)
+    sent = str(page.evaluate("() => sessionStorage.getItem('sent')"))
     other.close()
-    return sent - tapped
+    return sent
 
 
-def test_a_rummy17_save_leaves_within_100_ms_with_the_page_in_the_background(
+def test_a_rummy17_save_leaves_in_the_tap_with_the_page_in_the_background(
     server: Any, page: Any
 ) -> None:
     page.add_init_script(BACKGROUND)
@@ -86,11 +85,11 @@ def test_a_rummy17_save_leaves_within_100_ms_with_the_page_in_the_background(
     page.fill("#players-0-melds", "R1 R2 R3")
     page.fill("#last_discard", "B4")
     page.fill("#players-1-hand", "K13")
-    assert tap_save_in_the_background(page, board) < 100
+    assert tap_save_in_the_background(page, board) == "in the tap"
     assert stored(server, board) == 1
 
 
-def test_a_rummikub_save_leaves_within_100_ms_with_the_page_in_the_background(
+def test_a_rummikub_save_leaves_in_the_tap_with_the_page_in_the_background(
     server: Any, page: Any
 ) -> None:
     page.add_init_script(BACKGROUND)
@@ -98,5 +97,5 @@ def test_a_rummikub_save_leaves_within_100_ms_with_the_page_in_the_background(
     page.goto(board.rstrip("/") + "/rounds/new")
     page.check("input[name=went_out][value='Anna']")
     page.fill("#players-1-rack", "R5 K13")
-    assert tap_save_in_the_background(page, board) < 100
+    assert tap_save_in_the_background(page, board) == "in the tap"
     assert stored(server, board) == 1
