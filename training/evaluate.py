@@ -177,6 +177,10 @@ def table_report(prepared: list[tuple[bytes, list[str], Boxes]], results: list[A
     tiles' melds? The labelled melds are the lines of 3+ labelled tiles side by side, found
     by the same rule (``layout.lines_of``) from the labelled boxes, with their labels."""
     from companion.adapters.reader.layout import lines_of
+    from companion.domain import get_game
+    from companion.services.photos import table_melds
+
+    game = get_game("rummikub")
 
     n = exact = melds_total = melds_right = 0
     for (_, labels, boxes), r in zip(prepared, results, strict=True):
@@ -186,7 +190,7 @@ def table_report(prepared: list[tuple[bytes, list[str], Boxes]], results: list[A
         if len(lines) < 4:
             continue
         want = collections.Counter(tuple(labels[i] for i in line) for line in lines)
-        got = collections.Counter(r.melds)
+        got = collections.Counter(tuple(m) for m in table_melds(game, r.tiles, r.lines)[1])
         n += 1
         exact += want == got
         melds_total += sum(want.values())

@@ -8,10 +8,11 @@ read in memory and dropped: nothing here stores, logs or caches it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from companion.adapters import reader
-from companion.domain import EntryError, get_game
+from companion.domain import EntryError, Game, get_game
 from companion.domain.messages import N_, register
 
 #: What a photo may be read as: a rack (or hand), or the table's melds.
@@ -94,6 +95,51 @@ def read(
         "unsure": list(reading.unsure),
     }
     if kind == "table":
-        out["melds"] = [list(meld) for meld in reading.melds]
+        tiles, melds = table_melds(get_game(game_id), reading.tiles, reading.lines)
+        out["tiles"] = tiles
+        out["melds"] = melds
         out["loose"] = list(reading.loose)
     return out
+
+
+def table_melds(
+    game: Game, tiles: Sequence[str], lines: Sequence[Sequence[int]]
+) -> tuple[list[str], list[list[str]]]:
+    """The tiles and the melds of a table: each line of tiles side by side is one meld, as it
+    lies (contract "Photos"), with one reading put right by the game's own rule: a 6 in a line
+    that holds together only as a 9 is a 9 seen upside down, and the other way round (tiles
+    on a table face every way; 6 and 9 differ only by the mark under them)."""
+    read = list(tiles)
+    for line in lines:
+        fixed = _six_or_nine(game, [read[i] for i in line])
+        for i, tile in zip(line, fixed, strict=True):
+            read[i] = tile
+    return read, [[read[i] for i in line] for line in lines]
+
+
+def _as_laid(game: Game, line: list[str]) -> bool:
+    """Whether the tiles make a meld in the order they lie: a group in any order, a run from
+    its low end on the left (``Game.check_meld``, whose readings give a run in order). A
+    line holding more copies of a tile than the box has (a misreading) is no meld."""
+    try:
+        verdict = game.check_meld(line)
+    except EntryError:
+        return False
+    if not verdict["valid"]:
+        return False
+    return any(
+        reading["kind"] != "run"
+        or [card[0] if card.startswith("*") else card for card in reading["cards"]] == line
+        for reading in verdict.get("readings") or [verdict]
+    )
+
+
+def _six_or_nine(game: Game, line: list[str]) -> list[str]:
+    if _as_laid(game, line):
+        return line
+    for k, tile in enumerate(line):
+        if tile != "*" and tile[1:] in ("6", "9"):
+            turned = [*line[:k], tile[0] + ("9" if tile[1:] == "6" else "6"), *line[k + 1 :]]
+            if _as_laid(game, turned):
+                return turned
+    return line

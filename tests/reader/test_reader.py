@@ -345,10 +345,10 @@ def test_a_table_is_grouped_into_melds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reader, "_find", lambda im: found)
     r = reader.read_photo(encode(table, "JPEG", quality=92), as_table=True)
     assert len(r.tiles) == sum(n for n, _, _ in layout)
-    assert [len(m) for m in r.melds] == [3, 4, 3, 5]
+    assert [len(line) for line in r.lines] == [3, 4, 3, 5]
     assert len(r.loose) == 1 and r.tiles[r.loose[0]] == r.tiles[-1]
     flat_want = [t for line in want[:4] for t in line]
-    flat_got = [t for m in r.melds for t in m]
+    flat_got = [r.tiles[i] for line in r.lines for i in line]
     assert sum(a == b for a, b in zip(flat_got, flat_want, strict=True)) >= 0.85 * len(flat_want)
 
 

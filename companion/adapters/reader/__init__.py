@@ -61,16 +61,17 @@ class Reading:
     ``tiles`` in reading order (row by row from the top, left to right within a row), as
     notation ("B2", "O13", "*"); ``boxes`` the tiles' boxes (x, y, w, h) as fractions of the
     upright photo; ``confidences`` how likely each reading is; ``unsure`` the indexes of the
-    tiles read with too little confidence. With ``as_table``: ``melds``, the lines of three
-    or more tiles side by side, each left to right, and ``loose``, the indexes of the tiles
-    in no such line.
+    tiles read with too little confidence. With ``as_table``: ``lines``, the lines of three
+    or more tiles side by side, each as the indexes of its tiles left to right, and
+    ``loose``, the indexes of the tiles in no such line. Whether a line is a meld is the
+    game's to say (companion/services/photos.py).
     """
 
     tiles: tuple[str, ...]
     boxes: tuple[tuple[float, float, float, float], ...]
     confidences: tuple[float, ...]
     unsure: tuple[int, ...]
-    melds: tuple[tuple[str, ...], ...] = ()
+    lines: tuple[tuple[int, ...], ...] = ()
     loose: tuple[int, ...] = ()
     width: int = 0
     height: int = 0
@@ -279,44 +280,6 @@ def _crops(im: Image.Image, found: _Found) -> np.ndarray:
     return out
 
 
-def _valid_meld(tiles: list[str]) -> bool:
-    """A group (3-4 of one value, no colour twice) or a run (3+ of one colour in a row),
-    jokers ("*") standing in for anything."""
-    if len(tiles) < 3:
-        return False
-    real = [(t[0], int(t[1:])) for t in tiles if t != "*"]
-    if not real:
-        return True
-    colours = [c for c, _ in real]
-    values = [v for _, v in real]
-    if len(tiles) <= 4 and len(set(values)) == 1 and len(set(colours)) == len(colours):
-        return True
-    if len(set(colours)) != 1:
-        return False
-    for k, t in enumerate(tiles):
-        if t != "*":
-            start = int(t[1:]) - k
-            break
-    return (
-        start >= 1
-        and start + len(tiles) - 1 <= 13
-        and all(t == "*" or int(t[1:]) == start + k for k, t in enumerate(tiles))
-    )
-
-
-def _six_or_nine(meld: list[str]) -> list[str]:
-    """A 6 read in a meld that only holds together as a 9 is a 9 turned over (and the other
-    way round): tiles on a table face every way, and 6 and 9 differ only by the logo."""
-    if _valid_meld(meld):
-        return meld
-    for k, t in enumerate(meld):
-        if t != "*" and t[1:] in ("6", "9"):
-            turned = meld[:k] + [t[0] + ("9" if t[1:] == "6" else "6")] + meld[k + 1 :]
-            if _valid_meld(turned):
-                return turned
-    return meld
-
-
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(axis=1, keepdims=True))
     return np.asarray(e / e.sum(axis=1, keepdims=True))
@@ -362,24 +325,18 @@ def read_image(
         for x0, y0, x1, y1 in kb
     )
     unsure = tuple(i for i, c in enumerate(conf) if c < UNSURE)
-    melds: tuple[tuple[str, ...], ...] = ()
+    lines: tuple[tuple[int, ...], ...] = ()
     loose: tuple[int, ...] = ()
     if as_table:
-        lines = lines_of(kb)
-        for line in lines:
-            if len(line) >= 3:
-                fixed = _six_or_nine([tiles[i] for i in line])
-                for i, t in zip(line, fixed, strict=True):
-                    tiles[i] = t
-        melds = tuple(tuple(tiles[i] for i in line) for line in lines if len(line) >= 3)
-        in_meld = {i for line in lines if len(line) >= 3 for i in line}
-        loose = tuple(i for i in range(len(tiles)) if i not in in_meld)
+        lines = tuple(tuple(line) for line in lines_of(kb) if len(line) >= 3)
+        in_line = {i for line in lines for i in line}
+        loose = tuple(i for i in range(len(tiles)) if i not in in_line)
     return Reading(
         tiles=tuple(tiles),
         boxes=frac,
         confidences=tuple(conf),
         unsure=unsure,
-        melds=melds,
+        lines=lines,
         loose=loose,
         width=w,
         height=h,
@@ -396,8 +353,8 @@ def read_photo(
 
     ``colours`` names the four ink colours black, red, blue and orange in the game's letters:
     Rummy-O passes ("K", "R", "B", "G"), its green ink reading as the orange of Rummikub.
-    With ``as_table`` the tiles are also grouped into melds (lines of three or more side by
-    side). Raises ``PhotoError`` for a photo that cannot be read or has more than
-    ``MAX_PIXELS`` pixels.
+    With ``as_table`` the tiles are also grouped into lines of three or more side by side.
+    Raises ``PhotoError`` for a photo that cannot be read or has more than ``MAX_PIXELS``
+    pixels.
     """
     return read_image(_decode(data), colours=colours, as_table=as_table)
