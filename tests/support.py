@@ -351,11 +351,12 @@ def on_own_database(
 ) -> Iterator[Flask]:
     """``app`` (tests/conftest.py's ``one_app``) for one test: its own database, instance
     folder and ``config``, the create limit's counts reset; afterwards its configuration as
-    it was (whatever the test changed in it)."""
+    it was (whatever the test changed in it), with its instance folder and database."""
     from companion.adapters.db import open_database
     from companion.web.ratelimit import limiter
 
     kept = dict(app.config)
+    kept_instance, kept_engine = app.instance_path, app.extensions["companion_db"]
     instance = tmp_path / "instance"
     instance.mkdir(exist_ok=True)
     app.instance_path = str(instance)
@@ -368,3 +369,4 @@ def on_own_database(
         engine.dispose()
         app.config.clear()
         app.config.update(kept)
+        app.instance_path, app.extensions["companion_db"] = kept_instance, kept_engine
