@@ -1,21 +1,20 @@
 """Fixtures for the browser tests: the real app in a thread, and Debian's Chromium at 390×844.
 
 The app runs with CSRF on and a temporary SQLite file, served by werkzeug on 127.0.0.1 and
-a free port; Playwright drives /usr/bin/chromium (never a downloaded browser).
+a free port; Playwright drives Debian's Chromium (never a downloaded browser): its headless
+shell when installed, else /usr/bin/chromium (tests/browser/phone.py).
 """
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from phone import CHROMIUM, NO_WORKER, PHONE, QuietHandler, launch
+from phone import NO_WORKER, PHONE, QuietHandler, executable, launch
 from support import unavailable
 from werkzeug.serving import make_server
 
@@ -54,7 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="session")
 def playwright() -> Iterator[Any]:
     """Playwright's driver, started once per test process (its sync API runs one at a time)."""
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+    if executable() is None:
         unavailable("Chromium is not installed (apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright

@@ -13,6 +13,11 @@ from werkzeug.serving import WSGIRequestHandler
 SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder: save a screenshot at each step
 PHONE = {"width": 390, "height": 844}  # the phone every browser test holds
 CHROMIUM = "/usr/bin/chromium"  # Debian's; never a downloaded browser
+#: Debian's chromium-headless-shell: the same Chromium build as CHROMIUM (one source package,
+#: one version) without the desktop browser around Blink, and what Playwright itself runs for
+#: headless pages. It draws the same pages for 40 % of the CPU (docs/adr/0008), so the tests
+#: hold it when it is installed (scripts/test installs it); otherwise CHROMIUM.
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
 #: A context's ``service_workers``: pages run without the service worker, as a phone on the
 #: README's Wi-Fi address does (plain http is no secure context: offline.js registers none).
 #: Installing it (its precache fetched) cost every context a second of Chromium; the tests
@@ -32,10 +37,18 @@ ARGS = [
 CLOCK = datetime(2026, 11, 28, 19, 0, tzinfo=UTC)
 
 
+def executable() -> str | None:
+    """The Chromium the tests drive: COMPANION_CHROMIUM when it names one, else Debian's
+    headless shell, else Debian's browser, else whatever ``chromium`` is on PATH."""
+    for path in (os.environ.get("COMPANION_CHROMIUM", ""), HEADLESS_SHELL, CHROMIUM):
+        if path and Path(path).exists():
+            return path
+    return shutil.which("chromium")
+
+
 def launch(playwright: Any, *args: str) -> Any:
     """Debian's Chromium, headless, with the flags of ``ARGS`` and ``args``."""
-    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    return playwright.chromium.launch(executable_path=executable, args=[*ARGS, *args])
+    return playwright.chromium.launch(executable_path=executable(), args=[*ARGS, *args])
 
 
 def fake_clock(page: Any) -> None:

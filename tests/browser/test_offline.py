@@ -12,17 +12,25 @@ which opens without a connection "as of" when it was made.
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 import struct
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from phone import ARGS, CHROMIUM, PHONE, QuietHandler, answer, fake_clock, follow, shot, start
+from phone import (
+    ARGS,
+    PHONE,
+    QuietHandler,
+    answer,
+    executable,
+    fake_clock,
+    follow,
+    shot,
+    start,
+)
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from werkzeug.serving import BaseWSGIServer, make_server
@@ -337,8 +345,7 @@ def test_plain_http_on_the_network_says_what_will_not_work(table: Table, browser
     service worker, no Wake Lock API, no Clipboard API. The page says so, keeps the screen on
     with NoSleep.js after a tap, and the outbox still keeps a save."""
     rules = f"--host-resolver-rules=MAP table.lan 127.0.0.1:{table.port}"
-    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    lan_browser = browser.browser_type.launch(executable_path=executable, args=[*ARGS, rules])
+    lan_browser = browser.browser_type.launch(executable_path=executable(), args=[*ARGS, rules])
     try:
         page = lan_browser.new_context(viewport=PHONE).new_page()
         problems: list[str] = []

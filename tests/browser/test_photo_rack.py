@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from phone import NO_WORKER, PHONE, overflowing, scroll_width, shot
+from playwright.sync_api import expect
 
 from bench.taps import Counter, board_totals, new_match, open_parts, photo_part
 from companion.domain import get_game, score_document
@@ -115,9 +116,11 @@ def test_the_scorekeeper_photographs_a_rack_on_the_round_form(server: Any, brows
         page.set_default_timeout(10_000)
         page.goto(f"{server.url}/m/{new_match(server.app, doc)}")
         page.get_by_role("link", name=re.compile(r"^Enter round")).click()
-        # one camera button per rack, each writing into its own player's rack
+        # one camera button per rack, each writing into its own player's rack (counted once
+        # the form has loaded: the click does not wait for the next page)
+        page.wait_for_url(re.compile(r"/rounds/new$"))
         boxes = page.locator("[data-photo]")
-        assert boxes.count() == 2
+        expect(boxes).to_have_count(2)
         assert [boxes.nth(i).get_attribute("data-target") for i in range(2)] == [
             "players-0-rack",
             "players-1-rack",
