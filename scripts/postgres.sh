@@ -10,11 +10,14 @@ if [ -n "$pgbin" ] && [ -z "${COMPANION_TEST_POSTGRES_URL:-}" ]; then
   if [ "$(id -u)" = 0 ]; then chown postgres "$pgdir"; as_pg=(runuser -u postgres --); fi
   trap '"${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null 2>&1; rm -rf "$pgdir"' EXIT
   "${as_pg[@]}" "$pgbin/initdb" -D "$pgdir/data" -A trust -U postgres -E UTF8 >/dev/null
+  # Thrown away afterwards, so nothing waits for the disk: the tests kill Companion's servers,
+  # never PostgreSQL itself, and what they check is what PostgreSQL answered.
+  fast="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   # A free port may be taken by someone else between asking and starting: ask again.
   for attempt in 1 2 3 4 5; do
     port=${PGPORT_TEST:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
     if "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/log" -w \
-      -o "-h 127.0.0.1 -p $port -k $pgdir" start >/dev/null; then
+      -o "-h 127.0.0.1 -p $port -k $pgdir $fast" start >/dev/null; then
       break
     fi
     if [ -n "${PGPORT_TEST:-}" ] || [ "$attempt" = 5 ]; then
