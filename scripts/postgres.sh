@@ -8,7 +8,12 @@ if [ -n "$pgbin" ] && [ -z "${COMPANION_TEST_POSTGRES_URL:-}" ]; then
   pgdir=$(mktemp -d /tmp/companion-pg.XXXXXX)
   as_pg=()
   if [ "$(id -u)" = 0 ]; then chown postgres "$pgdir"; as_pg=(runuser -u postgres --); fi
-  trap '"${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null 2>&1; rm -rf "$pgdir"' EXIT
+  postgres_stop() {
+    # || true: under set -e a server that never started would leave its folder behind
+    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$pgdir"
+  }
+  trap postgres_stop EXIT
   "${as_pg[@]}" "$pgbin/initdb" -D "$pgdir/data" -A trust -U postgres -E UTF8 >/dev/null
   # Thrown away afterwards, so nothing waits for the disk: the tests kill Companion's servers,
   # never PostgreSQL itself, and what they check is what PostgreSQL answered.

@@ -78,6 +78,17 @@ def test_without_PGPORT_TEST_the_server_takes_a_free_port_beside_another(taken: 
 
 
 def test_PGPORT_TEST_chooses_the_port_and_a_taken_one_is_said_in_words(taken: int) -> None:
+    before = glob.glob("/tmp/companion-pg.*")
     done = _start({"PGPORT_TEST": str(taken)})
     assert done.returncode != 0
     assert f"did not start on port {taken} (PGPORT_TEST)" in done.stderr
+    # and the cluster's folder is removed even so (another run's folders may come and go)
+    left = set(glob.glob("/tmp/companion-pg.*")) - set(before)
+    assert not [f for f in left if f"port {taken}" in _log(Path(f))], left
+
+
+def _log(folder: Path) -> str:
+    try:
+        return (folder / "log").read_text(errors="replace")
+    except OSError:  # not ours: another run's, or gone meanwhile
+        return ""
