@@ -54,7 +54,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def playwright() -> Iterator[Any]:
     """Playwright's driver, started once per test process (its sync API runs one at a time)."""
     if executable() is None:
-        unavailable("Chromium is not installed (apt-get install chromium)")
+        unavailable("Chromium is not installed (apt-get install chromium-headless-shell)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
