@@ -111,6 +111,9 @@ def test_every_link_shows_as_text_and_copies_on_plain_http(server: Any, phone: A
 
     phone.click("#parts-open-board")
     phone.locator("#parts[data-news]").wait_for()
+    # Its stylesheets loaded too: a box asked for before parts.css arrives (a loaded machine)
+    # is laid out without it, which a phone never shows (the sheet blocks its drawing).
+    phone.wait_for_load_state()
     seats = phone.locator("[data-part-seat]")
     assert seats.count() == len(doc["players"])
     for seat in range(seats.count()):
