@@ -21,7 +21,9 @@ and prints:
 photo's size, as a 4000×3000-class JPEG), ``exif`` turned a quarter turn with the EXIF tag
 saying so, ``tilt`` a perspective warp as if shot from a seat, ``dim`` darker and warmer,
 ``green`` the orange ink inside each labelled tile turned green (Rummy-O; read with colours
-K, R, B, G and orange labels expected as G), ``seat`` = tilt + big + exif.
+K, R, B, G and orange labels expected as G), ``seat`` = tilt + big + exif. A tile that
+``big`` cuts by the frame's edge is not expected, and a tile read on it is not counted as
+invented either.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ sys.path.insert(0, str(HERE.parent))
 from data import Photo, load  # noqa: E402
 
 Boxes = list[tuple[float, float, float, float]]  # x0, y0, x1, y1 fractions
+Prepared = tuple[bytes, list[str], Boxes, Boxes]  # bytes, labels, boxes, tiles cut by the frame
 
 
 def held_out(photos: list[Photo], holdout: str, group: str) -> list[Photo]:
@@ -119,13 +122,15 @@ def green_ink(im: Image.Image, boxes: Boxes) -> Image.Image:
     return Image.fromarray(arr, "HSV").convert("RGB")
 
 
-def prepare(p: Photo, transform: str, rng: np.random.Generator) -> tuple[bytes, list[str], Boxes]:
-    """The photo's bytes to read, the labels expected and their boxes (fractions, upright)."""
+def prepare(p: Photo, transform: str, rng: np.random.Generator) -> Prepared:
+    """The photo's bytes to read, the labels expected, their boxes (fractions, upright) and
+    the boxes of tiles cut by the frame (neither expected nor, when read, invented)."""
     im = Image.open(p.path).convert("RGB")
     labels = [t.tile for t in p.tiles]
     boxes: Boxes = [t.box for t in p.tiles]
+    cut: Boxes = []
     if transform in ("none", ""):
-        return p.path.read_bytes(), labels, boxes
+        return p.path.read_bytes(), labels, boxes, cut
     if transform in ("tilt", "seat"):
         im, boxes = _perspective(im, boxes, rng)
     if transform == "dim":
@@ -141,6 +146,7 @@ def prepare(p: Photo, transform: str, rng: np.random.Generator) -> tuple[bytes, 
             (x0, (y0 * 4000 - 500) / 3000, x1, (y1 * 4000 - 500) / 3000) for x0, y0, x1, y1 in boxes
         ]
         keep = [i for i, b in enumerate(boxes) if b[1] >= -0.02 and b[3] <= 1.02]
+        cut = [b for i, b in enumerate(boxes) if i not in keep and b[3] > 0 and b[1] < 1]
         labels = [labels[i] for i in keep]
         boxes = [boxes[i] for i in keep]
     if transform in ("exif", "seat"):
@@ -148,8 +154,8 @@ def prepare(p: Photo, transform: str, rng: np.random.Generator) -> tuple[bytes, 
         stored = im.transpose(Image.Transpose.ROTATE_90)
         exif = Image.Exif()
         exif[0x0112] = 6
-        return _jpeg(stored, exif, 92), labels, boxes
-    return _jpeg(im, None, 92), labels, boxes
+        return _jpeg(stored, exif, 92), labels, boxes, cut
+    return _jpeg(im, None, 92), labels, boxes, cut
 
 
 def match(got: Boxes, want: Boxes) -> list[tuple[int, int]]:
@@ -172,7 +178,16 @@ def match(got: Boxes, want: Boxes) -> list[tuple[int, int]]:
     return out
 
 
-def table_report(prepared: list[tuple[bytes, list[str], Boxes]], results: list[Any]) -> None:
+def on_cut(got: Boxes, cut: Boxes) -> set[int]:
+    """The tiles read whose centre lies on a tile cut by the frame."""
+    return {
+        i
+        for i, (gx, gy, gw, gh) in enumerate(got)
+        if any(x0 <= gx + gw / 2 <= x1 and y0 <= gy + gh / 2 <= y1 for x0, y0, x1, y1 in cut)
+    }
+
+
+def table_report(prepared: list[Prepared], results: list[Any]) -> None:
     """Photos of a table with 4 or more melds: are the melds read exactly the labelled
     tiles' melds? The labelled melds are the lines of 3+ labelled tiles side by side, found
     by the same rule (``layout.lines_of``) from the labelled boxes, with their labels."""
@@ -183,7 +198,7 @@ def table_report(prepared: list[tuple[bytes, list[str], Boxes]], results: list[A
     game = get_game("rummikub")
 
     n = exact = melds_total = melds_right = 0
-    for (_, labels, boxes), r in zip(prepared, results, strict=True):
+    for (_, labels, boxes, _), r in zip(prepared, results, strict=True):
         if not boxes:
             continue
         lines = [line for line in lines_of(np.array(boxes, float)) if len(line) >= 3]
@@ -254,7 +269,7 @@ def main() -> None:
         reader.MODEL_DIR = Path(args.models)
     times = []
     results = []
-    for data, _, _ in prepared:
+    for data, _, _, _ in prepared:
         t = time.perf_counter()
         results.append(reader.read_photo(data, colours=colours, as_table=args.table))
         times.append(time.perf_counter() - t)
@@ -268,12 +283,12 @@ def main() -> None:
     fail_dir = Path(args.failures) if args.failures else None
     if fail_dir:
         fail_dir.mkdir(parents=True, exist_ok=True)
-    for p, (data, labels, boxes), r in zip(photos, prepared, results, strict=True):
+    for p, (data, labels, boxes, cut), r in zip(photos, prepared, results, strict=True):
         pairs = match(list(r.boxes), boxes)
         right = sum(1 for i, j in pairs if r.tiles[i] == labels[j])
-        matched_i = {i for i, _ in pairs}
+        matched_i = {i for i, _ in pairs} | on_cut(list(r.boxes), cut)
         matched_j = {j for _, j in pairs}
-        n_extra = len(r.tiles) - len(pairs)
+        n_extra = len(r.tiles) - len(matched_i)
         for i, j in pairs:
             if r.tiles[i] != labels[j]:
                 confusions[(labels[j], r.tiles[i])] += 1

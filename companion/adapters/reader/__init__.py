@@ -3,8 +3,9 @@
 Two small ONNX networks, run on the CPU by onnxruntime:
 
 1. ``finder.onnx`` finds every tile on a copy of the photo scaled to at most
-   ``FINDER_SIDE`` pixels a side: a centre heatmap and, per centre, the tile's size and the
-   direction of its long axis;
+   ``FINDER_SIDE`` pixels a side, then again on a copy scaled so that the tiles are the size
+   it reads best: a centre heatmap and, per centre, the tile's size and the direction of
+   its long axis;
 2. ``reader.onnx`` reads each tile from a square crop cut from the photo at (near) full
    resolution and turned so that the tile stands upright (or upside down: it reads both):
    its value (1..13, joker, or "not a tile") and its ink colour (black, red, blue, orange —
@@ -34,7 +35,10 @@ __all__ = ["MAX_PIXELS", "PhotoError", "Reading", "read_image", "read_photo", "w
 
 MODEL_DIR = Path(__file__).resolve().parent
 MAX_PIXELS = 50_000_000  # a photo with more pixels than this is refused, before decoding
-FINDER_SIDE = 512  # the finder sees the photo scaled to fit this square
+FINDER_SIDE = 512  # the finder's first look: the photo scaled to fit this square
+FINDER_TILE = 38.0  # its second look scales the photo so that the tiles' median long side is this
+FINDER_SIDES = (256, 1536)  # ... within these sides of the square (it may enlarge the photo 2×)
+FINDER_ENLARGE = 2.0
 CROP_SOURCE_SIDE = 1600  # tiles are cut from the photo decoded at at least this long side
 CROP = 48  # the reader's crop side
 CROP_MARGIN = 1.25  # crop side = the tile's long side × this
@@ -209,12 +213,32 @@ def _one_per_tile(
 
 
 def _find(im: Image.Image) -> _Found:
-    """The finder's tiles on ``im`` scaled to fit FINDER_SIDE, strongest first, one per
-    tile (``_one_per_tile``)."""
+    """The finder's tiles, strongest first, one per tile (``_one_per_tile``).
+
+    The finder reads best tiles of a certain size (``FINDER_TILE`` pixels along, the middle
+    of the sizes it was trained on), so it looks twice: once at ``FINDER_SIDE``, and again
+    with the photo scaled so that the tiles it found have that median size, which it keeps
+    unless the scale hardly changes (training/REPORT.md: tiles far from the camera, a rack
+    filling the frame)."""
+    long_side = max(im.size)
+    first_side = min(FINDER_SIDE, long_side)
+    first = _find_at(im, first_side)
+    if not len(first.centres):
+        return first
+    seen = float(np.median(first.longs)) * first_side / long_side
+    side = round(first_side * FINDER_TILE / seen / 32) * 32
+    side = min(max(side, FINDER_SIDES[0]), FINDER_SIDES[1], round(FINDER_ENLARGE * long_side))
+    if abs(side - first_side) < 64:
+        return first
+    return _find_at(im, side)
+
+
+def _find_at(im: Image.Image, side: int) -> _Found:
+    """The finder's tiles on ``im`` scaled to fit ``side`` (at most 2× enlarged)."""
     w, h = im.size
-    f = min(1.0, FINDER_SIDE / max(w, h))
+    f = side / max(w, h)
     sw, sh = max(1, round(w * f)), max(1, round(h * f))
-    small = im.resize((sw, sh), Image.Resampling.BILINEAR, reducing_gap=2.0) if f < 1 else im
+    small = im.resize((sw, sh), Image.Resampling.BILINEAR, reducing_gap=2.0) if f != 1 else im
     pw, ph = -(-sw // 32) * 32, -(-sh // 32) * 32
     arr = np.zeros((1, 3, ph, pw), np.float32)
     arr[0, :, :sh, :sw] = np.asarray(small, np.float32).transpose(2, 0, 1) / 255.0
