@@ -55,8 +55,8 @@ Prepared = tuple[bytes, list[str], Boxes, Boxes]  # bytes, labels, boxes, tiles 
 def held_out(photos: list[Photo], holdout: str, group: str) -> list[Photo]:
     if group:
         return [p for p in photos if p.group == group]
-    stems = {
-        s.strip()
+    stems = {  # a line of tables.txt names its source photo before a colon
+        s.partition(":")[0].strip()
         for s in Path(holdout).read_text().splitlines()
         if s.strip() and not s.startswith("#")
     }
@@ -187,32 +187,44 @@ def on_cut(got: Boxes, cut: Boxes) -> set[int]:
     }
 
 
-def table_report(prepared: list[Prepared], results: list[Any]) -> None:
-    """Photos of a table with 4 or more melds: are the melds read exactly the labelled
-    tiles' melds? The labelled melds are the lines of 3+ labelled tiles side by side, found
-    by the same rule (``layout.lines_of``) from the labelled boxes, with their labels."""
-    from companion.adapters.reader.layout import lines_of
+def hand_melds(path: Path) -> dict[str, collections.Counter[tuple[str, ...]]]:
+    """The melds of each source photo in ``tables.txt``, each as its tiles sorted."""
+    out = {}
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        source, _, melds = line.partition(":")
+        out[source.strip()] = collections.Counter(
+            tuple(sorted(m.split())) for m in melds.split("|") if m.split()
+        )
+    return out
+
+
+def table_report(photos: list[Photo], results: list[Any], tables: Path) -> None:
+    """Photos of the tables in ``tables`` (tables.txt): are the melds read (the lines of three or
+    more tiles, as ``companion.services.photos.table_melds`` makes them) exactly the melds
+    that lie there? Each meld is compared as a set of tiles."""
     from companion.domain import get_game
     from companion.services.photos import table_melds
 
     game = get_game("rummikub")
-
-    n = exact = melds_total = melds_right = 0
-    for (_, labels, boxes, _), r in zip(prepared, results, strict=True):
-        if not boxes:
+    hand = hand_melds(tables)
+    n = exact = melds_total = melds_right = invented = 0
+    for p, r in zip(photos, results, strict=True):
+        want = hand.get(p.source)
+        if want is None:
             continue
-        lines = [line for line in lines_of(np.array(boxes, float)) if len(line) >= 3]
-        if len(lines) < 4:
-            continue
-        want = collections.Counter(tuple(labels[i] for i in line) for line in lines)
-        got = collections.Counter(tuple(m) for m in table_melds(game, r.tiles, r.lines)[1])
+        got = collections.Counter(tuple(sorted(m)) for m in table_melds(game, r.tiles, r.lines)[1])
         n += 1
         exact += want == got
         melds_total += sum(want.values())
         melds_right += sum((want & got).values())
+        invented += sum((got - want).values())
+        if want != got:
+            print(f"  {p.path.name[:30]}: missed {dict(want - got)}, invented {dict(got - want)}")
     print(
-        f"tables with 4+ melds: {exact}/{n} read into exactly their melds; "
-        f"{melds_right}/{melds_total} melds read exactly"
+        f"tables ({tables.name}): {exact}/{n} read into exactly their melds; "
+        f"{melds_right} of {melds_total} melds read, {invented} read where there is none"
     )
 
 
@@ -236,8 +248,9 @@ def main() -> None:
     ap.add_argument(
         "--table",
         action="store_true",
-        help="read with as_table and check the melds of photos with 4+ melds",
+        help="read with as_table and check the melds of the tables in --tables",
     )
+    ap.add_argument("--tables", default=str(HERE / "tables.txt"), help="melds by hand")
     ap.add_argument(
         "--models",
         default="",
@@ -366,7 +379,7 @@ def main() -> None:
         sweep.append(f"<{thr}: {fe}/{n_err_read} wrong, {fo}/{n_ok_read} right")
     print("unsure threshold sweep: " + "; ".join(sweep))
     if args.table:
-        table_report(prepared, results)
+        table_report(photos, results, Path(args.tables))
     print(
         "confusions (labelled -> read, '-' = none):",
         ", ".join(f"{a}->{b} ×{c}" for (a, b), c in confusions.most_common(20)),

@@ -375,29 +375,57 @@ def test_a_table_is_grouped_into_melds(monkeypatch: pytest.MonkeyPatch) -> None:
     assert sum(a == b for a, b in zip(flat_got, flat_want, strict=True)) >= 0.85 * len(flat_want)
 
 
-def test_lines_of_boxes() -> None:
-    # two melds on one line with a gap, a third below, turned 10°, and a loose tile
-    pts = [
-        (0, 0),
-        (1, 0),
-        (2, 0),
-        (3.8, 0),
-        (4.8, 0),
-        (5.8, 0),
-        (6.8, 0),
-        (0.5, 2),
-        (1.5, 2),
-        (2.5, 2),
-        (5, 4),
-    ]
-    a = math.radians(10)
-    boxes = []
-    for px, py in pts:
-        x = 300 + 60 * (px * math.cos(a) - py * math.sin(a))
-        y = 300 + 60 * (px * math.sin(a) + py * math.cos(a))
-        boxes.append((x - 28, y - 40, x + 28, y + 40))
-    lines = lines_of(np.array(boxes, float))
-    assert sorted(map(tuple, lines)) == [(0, 1, 2), (3, 4, 5, 6), (7, 8, 9), (10,)]
+def _tiles_at(
+    points: list[tuple[float, float]], turn: float, pitch: float = 60
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Tiles 56 wide and 80 long at ``points`` (in pitches), all turned by ``turn`` radians
+    about the photo's origin: centres, up axes, long and short sides, as the finder gives."""
+    c = np.array(
+        [
+            (
+                300 + pitch * (px * math.cos(turn) - py * math.sin(turn)),
+                300 + pitch * (px * math.sin(turn) + py * math.cos(turn)),
+            )
+            for px, py in points
+        ],
+        float,
+    )
+    n = len(points)
+    return c, np.full(n, math.pi / 2 + turn), np.full(n, 80.0), np.full(n, 56.0)
+
+
+def test_lines_of_tiles() -> None:
+    # two melds on one line with a gap, a third below (a tile's length lower: rows of melds
+    # lie apart), turned 10°, and a loose tile
+    pts = [(0, 0), (1, 0), (2, 0), (3.8, 0), (4.8, 0), (5.8, 0), (6.8, 0)]
+    pts += [(0.5, 2), (1.5, 2), (2.5, 2), (5, 4)]
+    lines = lines_of(*_tiles_at(pts, math.radians(10)))
+    assert lines == [[0, 1, 2], [3, 4, 5, 6], [7, 8, 9], [10]]
+
+
+def test_melds_lying_every_which_way_on_one_table() -> None:
+    # one meld upright, one turned 35° beside it, one standing (turned 90°): each tile is
+    # taken in its own frame, so each meld is one line, left to right or top to bottom
+    upright = _tiles_at([(0, 0), (1, 0), (2, 0)], 0.0)
+    turned = _tiles_at([(3, 3), (4, 3), (5, 3), (6, 3)], math.radians(35))
+    standing = _tiles_at([(8, -3), (9, -3), (10, -3)], math.radians(90))
+    parts = zip(upright, turned, standing, strict=True)
+    c, ups, longs, shorts = (np.concatenate(part) for part in parts)
+    lines = lines_of(c, ups, longs, shorts)
+    assert lines == [[0, 1, 2], [3, 4, 5, 6], [7, 8, 9]]
+    assert [c[k][1] for k in lines[2]] == sorted(c[k][1] for k in lines[2])  # from the top
+
+
+def test_tiles_end_to_end_or_scattered_make_no_line() -> None:
+    # a column of tiles end to end (as in a grid of the whole box, whose rows are the runs)
+    column = lines_of(*_tiles_at([(0, 0), (0, 1.5), (0, 3)], 0.0))
+    assert column == [[0], [1], [2]]
+    # loose tiles a tile and three quarters apart, as when the tiles are spread to be drawn
+    scattered = lines_of(*_tiles_at([(0, 0), (1.75, 0), (3.5, 0)], 0.0))
+    assert scattered == [[0], [1], [2]]
+    # a grid: the rows are lines, the columns are not
+    grid = lines_of(*_tiles_at([(x, 1.5 * y) for y in range(3) for x in range(4)], 0.2))
+    assert grid == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
 
 
 def test_the_model_is_loaded_once() -> None:

@@ -320,7 +320,7 @@ def read_image(
     found = _find(im)
     tiles: list[str] = []
     conf: list[float] = []
-    kept: list[np.ndarray] = []
+    kept: list[int] = []
     if len(found.centres):
         value, colour = _session("reader").run(None, {"crops": _crops(im, found)})
         pv, pc = _softmax(value), _softmax(colour)
@@ -336,14 +336,15 @@ def read_image(
                 tiles.append(f"{colours[k]}{v + 1}")
                 p *= float(pc[i, k])
             conf.append(p)
-            kept.append(found.boxes[i])
-    kb = np.array(kept, np.float64).reshape(-1, 4)
+            kept.append(i)
+    kb = found.boxes[kept].astype(np.float64).reshape(-1, 4)
     kb[:, [0, 2]] = kb[:, [0, 2]].clip(0, w)
     kb[:, [1, 3]] = kb[:, [1, 3]].clip(0, h)
     order = reading_order(kb)
     tiles = [tiles[i] for i in order]
     conf = [conf[i] for i in order]
     kb = kb[order] if len(order) else kb
+    kept = [kept[i] for i in order]
     frac = tuple(
         (float(x0 / w), float(y0 / h), float((x1 - x0) / w), float((y1 - y0) / h))
         for x0, y0, x1, y1 in kb
@@ -352,7 +353,13 @@ def read_image(
     lines: tuple[tuple[int, ...], ...] = ()
     loose: tuple[int, ...] = ()
     if as_table:
-        lines = tuple(tuple(line) for line in lines_of(kb) if len(line) >= 3)
+        lines = tuple(
+            tuple(line)
+            for line in lines_of(
+                found.centres[kept], found.angles[kept], found.longs[kept], found.shorts[kept]
+            )
+            if len(line) >= 3
+        )
         in_line = {i for line in lines for i in line}
         loose = tuple(i for i in range(len(tiles)) if i not in in_line)
     return Reading(

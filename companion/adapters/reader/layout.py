@@ -9,6 +9,9 @@ import math
 
 import numpy as np
 
+SAME_WAY = 0.64  # two tiles face the same way when their up axes differ by less than 40°
+SIDE_BY_SIDE = 1.5  # ... and lie side by side when their centres are less than 1.5 widths apart
+
 
 def _centres(boxes: np.ndarray) -> np.ndarray:
     return np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
@@ -63,33 +66,76 @@ def reading_order(boxes: np.ndarray) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda j: r[j, 0])]
 
 
-def lines_of(boxes: np.ndarray) -> list[list[int]]:
-    """Lines of tiles side by side, each left to right, in reading order of their first
-    tile; a tile side by side with no other is a line of one."""
-    n = len(boxes)
-    if n == 0:
-        return []
-    pitch, angle = pitch_and_angle(boxes)
-    r = _rotated(boxes, angle)
-    right: dict[int, int] = {}
-    left: dict[int, int] = {}
+def lines_of(
+    centres: np.ndarray, ups: np.ndarray, longs: np.ndarray, shorts: np.ndarray
+) -> list[list[int]]:
+    """Lines of tiles side by side, each from left to right (top to bottom when upright
+    across the photo), in reading order of their first tile; a tile side by side with no
+    other is a line of one.
+
+    Each tile is taken in its own frame: ``centres`` in pixels, ``ups`` the angle of its up
+    axis (radians, either way up), ``longs`` and ``shorts`` its size along and across it.
+    Two tiles lie side by side when they face the same way and the second lies across the
+    first's up axis, about a tile's width away; so the melds of one table may lie every which
+    way, tiles end to end (a column of a grid) make no line, and tiles scattered a tile's
+    width apart make none either.
+    """
+    n = len(centres)
     pairs = []
     for i in range(n):
         for j in range(n):
-            dx = r[j, 0] - r[i, 0]
-            dy = r[j, 1] - r[i, 1]
-            if 0.45 * pitch < dx < 1.45 * pitch and abs(dy) < 0.45 * pitch:
-                pairs.append((math.hypot(dx - pitch, 2 * dy), i, j))
+            if i == j or abs(math.sin(ups[i] - ups[j])) > SAME_WAY:
+                continue
+            phi = _mean_axis(ups[[i, j]])  # the finder's angles are rough: the pair's mean
+            up = np.array([math.cos(phi), math.sin(phi)])
+            d = centres[j] - centres[i]
+            x, y = float(d @ np.array([-up[1], up[0]])), float(d @ up)
+            width = (shorts[i] + shorts[j]) / 2
+            height = (longs[i] + longs[j]) / 2
+            if 0.6 * width < abs(x) < SIDE_BY_SIDE * width and abs(y) < 0.45 * height:
+                pairs.append((abs(abs(x) - width) / width + 2 * abs(y) / height, i, j))
+    taken: set[tuple[int, bool]] = set()  # (tile, which side of it)
+    links: dict[int, list[int]] = {i: [] for i in range(n)}
     for _, i, j in sorted(pairs):
-        if i not in right and j not in left:
-            right[i] = j
-            left[j] = i
-    lines = []
-    for i in range(n):
-        if i in left:
+        side, back = _side_of(centres, ups, i, j), _side_of(centres, ups, j, i)
+        if j in links[i] or (i, side) in taken or (j, back) in taken:
             continue
-        line = [i]
-        while line[-1] in right:
-            line.append(right[line[-1]])
-        lines.append(line)
-    return sorted(lines, key=lambda line: line[0])
+        taken |= {(i, side), (j, back)}
+        links[i].append(j)
+        links[j].append(i)
+    lines = []
+    seen: set[int] = set()
+    for i in range(n):
+        if i in seen:
+            continue
+        line, todo = [], [i]
+        while todo:
+            k = todo.pop()
+            if k not in seen:
+                seen.add(k)
+                line.append(k)
+                todo.extend(links[k])
+        lines.append(_in_order(centres, ups, line))
+    return sorted(lines, key=lambda line: min(line))
+
+
+def _mean_axis(angles: np.ndarray) -> float:
+    """The mean of axes given as angles either way up (radians)."""
+    return 0.5 * math.atan2(float(np.sin(2 * angles).sum()), float(np.cos(2 * angles).sum()))
+
+
+def _side_of(centres: np.ndarray, ups: np.ndarray, i: int, j: int) -> bool:
+    """Whether tile ``j`` lies on the positive side of tile ``i``'s across axis."""
+    d = centres[j] - centres[i]
+    return bool(-d[0] * math.sin(ups[i]) + d[1] * math.cos(ups[i]) > 0)
+
+
+def _in_order(centres: np.ndarray, ups: np.ndarray, line: list[int]) -> list[int]:
+    """The tiles of one line from left to right (from the top when the line stands)."""
+    if len(line) < 2:
+        return line
+    phi = _mean_axis(ups[line])
+    across = np.array([-math.sin(phi), math.cos(phi)])
+    if across[int(abs(across[1]) > abs(across[0]))] < 0:
+        across = -across
+    return sorted(line, key=lambda k: float(centres[k] @ across))
