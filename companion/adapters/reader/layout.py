@@ -69,9 +69,9 @@ def reading_order(boxes: np.ndarray) -> list[int]:
 def lines_of(
     centres: np.ndarray, ups: np.ndarray, longs: np.ndarray, shorts: np.ndarray
 ) -> list[list[int]]:
-    """Lines of tiles side by side, each from left to right (top to bottom when upright
-    across the photo), in reading order of their first tile; a tile side by side with no
-    other is a line of one.
+    """Lines of tiles side by side, each from left to right (from the top when the line
+    stands in the photo), in reading order of their first tile; a tile side by side with
+    no other is a line of one.
 
     Each tile is taken in its own frame: ``centres`` in pixels, ``ups`` the angle of its up
     axis (radians, either way up), ``longs`` and ``shorts`` its size along and across it.
@@ -81,26 +81,33 @@ def lines_of(
     width apart make none either.
     """
     n = len(centres)
-    pairs = []
-    for i in range(n):
-        for j in range(n):
-            if i == j or abs(math.sin(ups[i] - ups[j])) > SAME_WAY:
-                continue
-            phi = _mean_axis(ups[[i, j]])  # the finder's angles are rough: the pair's mean
-            up = np.array([math.cos(phi), math.sin(phi)])
-            d = centres[j] - centres[i]
-            x, y = float(d @ np.array([-up[1], up[0]])), float(d @ up)
-            width = (shorts[i] + shorts[j]) / 2
-            height = (longs[i] + longs[j]) / 2
-            if 0.6 * width < abs(x) < SIDE_BY_SIDE * width and abs(y) < 0.45 * height:
-                pairs.append((abs(abs(x) - width) / width + 2 * abs(y) / height, i, j))
+    d = centres[None, :, :] - centres[:, None, :]  # d[i, j]: from tile i to tile j
+    phi = 0.5 * np.arctan2(  # the pair's mean up axis: the finder's angles are rough
+        np.sin(2 * ups)[:, None] + np.sin(2 * ups)[None, :],
+        np.cos(2 * ups)[:, None] + np.cos(2 * ups)[None, :],
+    )
+    x = np.abs(-d[..., 0] * np.sin(phi) + d[..., 1] * np.cos(phi))  # across the up axis
+    y = np.abs(d[..., 0] * np.cos(phi) + d[..., 1] * np.sin(phi))  # along it
+    width = (shorts[:, None] + shorts[None, :]) / 2
+    height = (longs[:, None] + longs[None, :]) / 2
+    beside = (
+        (np.abs(np.sin(ups[:, None] - ups[None, :])) <= SAME_WAY)
+        & (x > 0.6 * width)
+        & (x < SIDE_BY_SIDE * width)
+        & (y < 0.45 * height)
+    )
+    cost = np.abs(x - width) / width + 2 * y / height
+    # which side of tile i tile j lies on, across i's own up axis
+    side = -d[..., 0] * np.sin(ups)[:, None] + d[..., 1] * np.cos(ups)[:, None] > 0
     taken: set[tuple[int, bool]] = set()  # (tile, which side of it)
     links: dict[int, list[int]] = {i: [] for i in range(n)}
-    for _, i, j in sorted(pairs):
-        side, back = _side_of(centres, ups, i, j), _side_of(centres, ups, j, i)
-        if j in links[i] or (i, side) in taken or (j, back) in taken:
+    ii, jj = np.nonzero(beside)
+    for k in np.argsort(cost[ii, jj], kind="stable"):
+        i, j = int(ii[k]), int(jj[k])
+        here, there = (i, bool(side[i, j])), (j, bool(side[j, i]))
+        if j in links[i] or here in taken or there in taken:
             continue
-        taken |= {(i, side), (j, back)}
+        taken |= {here, there}
         links[i].append(j)
         links[j].append(i)
     lines = []
@@ -122,12 +129,6 @@ def lines_of(
 def _mean_axis(angles: np.ndarray) -> float:
     """The mean of axes given as angles either way up (radians)."""
     return 0.5 * math.atan2(float(np.sin(2 * angles).sum()), float(np.cos(2 * angles).sum()))
-
-
-def _side_of(centres: np.ndarray, ups: np.ndarray, i: int, j: int) -> bool:
-    """Whether tile ``j`` lies on the positive side of tile ``i``'s across axis."""
-    d = centres[j] - centres[i]
-    return bool(-d[0] * math.sin(ups[i]) + d[1] * math.cos(ups[i]) > 0)
 
 
 def _in_order(centres: np.ndarray, ups: np.ndarray, line: list[int]) -> list[int]:
