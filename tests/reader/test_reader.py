@@ -459,6 +459,17 @@ def test_a_tile_found_over_its_neighbours_centres_is_dropped() -> None:
     assert reader._one_per_tile(centres, longs, shorts, angles, scores).tolist() == [0, 1]
 
 
+def test_a_tile_found_inside_a_stronger_tiles_face_is_dropped() -> None:
+    # An orange 7 (40 wide, 60 tall) and, weaker, a smaller "tile" found on its lower half,
+    # read as an 11 (rummy2-34 in tests/data/photos): one tile's face holds no other tile.
+    centres = np.array([[100.0, 100.0], [104.0, 120.0]])
+    longs = np.array([60.0, 30.0])
+    shorts = np.array([40.0, 24.0])
+    angles = np.full(2, math.pi / 2)
+    scores = np.array([0.9, 0.4])
+    assert reader._one_per_tile(centres, longs, shorts, angles, scores).tolist() == [0]
+
+
 def test_tiles_side_by_side_or_end_to_end_are_all_kept() -> None:
     centres = np.array([[100.0, 100.0], [141.0, 100.0], [100.0, 161.0], [141.0, 161.0]])
     longs = np.full(4, 60.0)

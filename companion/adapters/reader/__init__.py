@@ -43,6 +43,7 @@ CROP_SOURCE_SIDE = 1600  # tiles are cut from the photo decoded at at least this
 CROP = 48  # the reader's crop side
 CROP_MARGIN = 1.25  # crop side = the tile's long side × this
 PEAK = 0.30  # the finder's heatmap threshold for a tile centre
+FACE_CORE = 0.8  # a weaker tile whose centre lies in this share of a stronger one's face is a ghost
 NOT_A_TILE = 0.5  # a crop is dropped when "not a tile" is at least this likely
 UNSURE = 0.80  # a tile whose reading is less likely than this is listed as unsure
 THREADS = 2
@@ -200,12 +201,17 @@ def _one_per_tile(
     scores: np.ndarray,
 ) -> np.ndarray:
     """The indexes of the tiles to keep, strongest first: a weaker tile is dropped when its
-    centre is near a stronger one's, or when its face holds a stronger one's centre."""
+    centre is near a stronger one's, when its face holds a stronger one's centre (a ghost
+    straddling two tiles), or when its centre lies well inside a stronger one's face (a ghost
+    inside one tile: the inner FACE_CORE of the face, as a face may be found a little large)."""
     kept: list[int] = []
     for i in np.argsort(-scores):
         if all(
             np.hypot(*(centres[i] - centres[j])) >= 0.3 * min(longs[j], shorts[j])
             and not _covers(centres[i], longs[i], shorts[i], angles[i], centres[j])
+            and not _covers(
+                centres[j], FACE_CORE * longs[j], FACE_CORE * shorts[j], angles[j], centres[i]
+            )
             for j in kept
         ):
             kept.append(int(i))
