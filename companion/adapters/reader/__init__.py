@@ -37,8 +37,8 @@ MODEL_DIR = Path(__file__).resolve().parent
 MAX_PIXELS = 50_000_000  # a photo with more pixels than this is refused, before decoding
 FINDER_SIDE = 512  # the finder's first look: the photo scaled to fit this square
 FINDER_TILE = 38.0  # its second look scales the photo so that the tiles' median long side is this
-FINDER_SIDES = (256, 1536)  # ... within these sides of the square (it may enlarge the photo 2×)
-FINDER_ENLARGE = 2.0
+FINDER_SIDES = (256, 1536)  # ... within these sides of the square
+FINDER_ENLARGE = 2.0  # ... and at most this many times the photo's own long side
 CROP_SOURCE_SIDE = 1600  # tiles are cut from the photo decoded at at least this long side
 CROP = 48  # the reader's crop side
 CROP_MARGIN = 1.25  # crop side = the tile's long side × this
@@ -240,7 +240,7 @@ def _find(im: Image.Image) -> _Found:
 
 
 def _find_at(im: Image.Image, side: int) -> _Found:
-    """The finder's tiles on ``im`` scaled to fit ``side`` (at most 2× enlarged)."""
+    """The finder's tiles on ``im`` scaled to fit ``side``, strongest first, one per tile."""
     w, h = im.size
     f = side / max(w, h)
     sw, sh = max(1, round(w * f)), max(1, round(h * f))
