@@ -470,6 +470,25 @@ def test_a_tile_found_inside_a_stronger_tiles_face_is_dropped() -> None:
     assert reader._one_per_tile(centres, longs, shorts, angles, scores).tolist() == [0]
 
 
+def test_the_tiles_found_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A photo that looks like thousands of tiles (a finder fooled by a pattern) still gives
+    # at most MAX_FOUND, strongest first, so nothing after the finder grows without bound.
+    class Finder:
+        def run(self, _: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            _, _, h, w = feeds["image"].shape
+            heat = np.zeros((1, 1, h // 4, w // 4), np.float32)
+            heat[0, 0, ::2, ::2] = np.linspace(0.31, 0.99, heat[0, 0, ::2, ::2].size).reshape(
+                heat[0, 0, ::2, ::2].shape
+            )
+            size = np.zeros((1, 2, h // 4, w // 4), np.float32)  # tiles of 4 px
+            return [heat, size, np.zeros_like(size), np.ones_like(size)]
+
+    monkeypatch.setattr(reader, "_session", lambda name: Finder())
+    found = reader._find_at(Image.new("RGB", (512, 512)), 512)
+    assert 128 * 128 // 4 > reader.MAX_FOUND == len(found.centres)
+    assert found.scores.min() > 0.99 - 0.7 * reader.MAX_FOUND / (128 * 128 // 4)
+
+
 def test_tiles_side_by_side_or_end_to_end_are_all_kept() -> None:
     centres = np.array([[100.0, 100.0], [141.0, 100.0], [100.0, 161.0], [141.0, 161.0]])
     longs = np.full(4, 60.0)

@@ -43,6 +43,7 @@ CROP_SOURCE_SIDE = 1600  # tiles are cut from the photo decoded at at least this
 CROP = 48  # the reader's crop side
 CROP_MARGIN = 1.25  # crop side = the tile's long side × this
 PEAK = 0.30  # the finder's heatmap threshold for a tile centre
+MAX_FOUND = 400  # the most tile centres kept, strongest first (two boxes hold 212 tiles)
 FACE_CORE = 0.8  # a weaker tile whose centre lies in this share of a stronger one's face is a ghost
 NOT_A_TILE = 0.5  # a crop is dropped when "not a tile" is at least this likely
 UNSURE = 0.80  # a tile whose reading is less likely than this is listed as unsure
@@ -250,6 +251,8 @@ def _find_at(im: Image.Image, side: int) -> _Found:
     arr[0, :, :sh, :sw] = np.asarray(small, np.float32).transpose(2, 0, 1) / 255.0
     heat, size, off, orient = _session("finder").run(None, {"image": arr})
     ys, xs = _peaks(heat[0, 0], PEAK)
+    strongest = np.argsort(-heat[0, 0, ys, xs], kind="stable")[:MAX_FOUND]
+    ys, xs = ys[strongest], xs[strongest]
     scores = heat[0, 0, ys, xs]
     cx = (xs + off[0, 0, ys, xs]) * 4
     cy = (ys + off[0, 1, ys, xs]) * 4
