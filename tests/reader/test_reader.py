@@ -28,10 +28,10 @@ BLANK = "rummyBackground-8_jpeg.rf.692ffaa955c29e0e225988224a0d8959"
 Labelled = tuple[list[str], list[tuple[float, float, float, float]]]
 
 #: The least share of tiles the shipped model must read right on these six held-out photos
-#: (a missed and an invented tile both count as errors; the model shipped reads 74 %).
-#: Modest: the finder shipped is still under-trained (training/REPORT.md); raise it as the
-#: model improves.
-ACCURACY_FLOOR = 0.50
+#: (a missed and an invented tile both count as errors; the model shipped reads 74 %, most
+#: of its misses on one crowded table, rummy4-5: tiles cut by the frame, and 8 tiles read
+#: right but found off their labelled boxes). Raise it as the reader improves.
+ACCURACY_FLOOR = 0.65
 
 
 def _names() -> list[str]:
