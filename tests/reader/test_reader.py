@@ -27,8 +27,8 @@ BLANK = "rummyBackground-8_jpeg.rf.692ffaa955c29e0e225988224a0d8959"
 
 Labelled = tuple[list[str], list[tuple[float, float, float, float]]]
 
-#: The least share of tiles the shipped model must read right on these six held-out photos
-#: (a missed and an invented tile both count as errors; the model shipped reads 74 %, most
+#: The least share of tiles the shipped model must read right on these seven held-out photos
+#: (a missed and an invented tile both count as errors; the model shipped reads 77 %, most
 #: of its misses on one crowded table, rummy4-5: tiles cut by the frame, and 8 tiles read
 #: right but found off their labelled boxes). Raise it as the reader improves.
 ACCURACY_FLOOR = 0.65
