@@ -17,13 +17,12 @@ def _centres(boxes: np.ndarray) -> np.ndarray:
     return np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
 
 
-def pitch_and_angle(boxes: np.ndarray) -> tuple[float, float]:
-    """The distance between the centres of two tiles side by side, and the angle of the
-    lines they make (radians, within ±45°), from each tile's nearest neighbour."""
+def _rows_angle(boxes: np.ndarray) -> float:
+    """The angle of the rows the tiles make (radians, within ±45°), from each tile's nearest
+    neighbour."""
     n = len(boxes)
-    sizes = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     if n < 2:
-        return (float(sizes[0]) if n else 1.0), 0.0
+        return 0.0
     c = _centres(boxes)
     d = c[None, :, :] - c[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
@@ -36,8 +35,7 @@ def pitch_and_angle(boxes: np.ndarray) -> tuple[float, float]:
     phi = np.arctan2(vec[:, 1], vec[:, 0])
     # lines are undirected, and a grid's columns are as likely as its rows: angle mod 90°
     s, co = np.sin(4 * phi).sum(), np.cos(4 * phi).sum()
-    angle = 0.25 * math.atan2(s, co) if len(phi) >= 2 else 0.0
-    return pitch, angle
+    return 0.25 * math.atan2(s, co) if len(phi) >= 2 else 0.0
 
 
 def _rotated(boxes: np.ndarray, angle: float) -> np.ndarray:
@@ -53,8 +51,7 @@ def reading_order(boxes: np.ndarray) -> list[int]:
     if n == 0:
         return []
     heights = boxes[:, 3] - boxes[:, 1]
-    _, angle = pitch_and_angle(boxes)
-    r = _rotated(boxes, angle)
+    r = _rotated(boxes, _rows_angle(boxes))
     by_y = sorted(range(n), key=lambda i: r[i, 1])
     rows: list[list[int]] = []
     tol = 0.5 * float(np.median(heights))
