@@ -29,6 +29,10 @@ def warp_homography(src: torch.Tensor, h_src_to_dst: torch.Tensor, out: int) -> 
     sx = sp[..., 0] / sp[..., 2]
     sy = sp[..., 1] / sp[..., 2]
     grid = torch.stack([2 * sx / ws - 1, 2 * sy / hs - 1], dim=-1).reshape(b, out, out, 2)
+    # a pixel whose source lies on the horizon (w near 0: the division overflows) shows
+    # nothing, as any pixel off the photo: a NaN here would reach the batch norms' running
+    # statistics, which a skipped step does not undo
+    grid = torch.where(torch.isfinite(grid) & (grid.abs() < 1e4), grid, -2.0)
     return F.grid_sample(src, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
 
 
@@ -111,3 +115,49 @@ def rotate_ink_hue(x: torch.Tensor, degrees: torch.Tensor, sat: torch.Tensor) ->
     o = torch.stack([o[:, 0], c1, c2], dim=1)
     y = torch.einsum("ij,bjhw->bihw", _MI, o)
     return (y * f).clamp(0, 1)
+
+
+def table_tops(b: int, size: int, g: torch.Generator) -> torch.Tensor:
+    """B made-up table tops, size×size: a colour from near black to near white, any hue,
+    with blotches (marble, cloth, a shadow), sometimes a grain (wood, a rack's ribs, a
+    cloth's weave), sometimes veins (marble, a seam) and fine noise. Tiles pasted on them
+    teach the networks "a tile" apart from the few tables the photos show."""
+    hue = torch.rand(b, 3, 1, 1, generator=g)
+    grey = hue.mean(dim=1, keepdim=True)
+    col = (grey + (hue - grey) * u(g, b, 0, 1.6).view(b, 1, 1, 1)).clamp(0.02, 1)
+    lum = u(g, b, 0.03, 0.95).view(b, 1, 1, 1)
+    col = col / col.mean(dim=1, keepdim=True) * lum
+    k = int(torch.randint(2, 14, (1,), generator=g))
+    noise = torch.randn(b, 3, k, k, generator=g)
+    noise = 0.85 * noise[:, :1] + 0.3 * noise  # mostly light and dark, a little hue
+    blot = F.interpolate(noise, size=(size, size), mode="bicubic", align_corners=False)
+    x = col * (1 + blot * u(g, b, 0, 0.45).view(b, 1, 1, 1))
+    j = torch.arange(size, dtype=torch.float32)
+    yy, xx = torch.meshgrid(j, j, indexing="ij")
+    ang = u(g, b, 0, math.pi).view(b, 1, 1)
+    freq = torch.exp(u(g, b, math.log(0.01), math.log(0.4))).view(b, 1, 1)  # cycles per px
+    t = (torch.cos(ang) * xx + torch.sin(ang) * yy) * freq * 2 * math.pi
+    wobble = blot[:, 0] * u(g, b, 0, 4).view(b, 1, 1)
+    depth = u(g, b, 0, 0.35).view(b, 1, 1) * (torch.rand(b, generator=g) < 0.5).view(b, 1, 1)
+    x = x * (1 + depth * torch.sin(t + wobble)).unsqueeze(1)
+    # veins (marble, a crack, a cloth's seam): thin dark or light curves
+    bend = t * u(g, b, 0.05, 0.4).view(b, 1, 1) + wobble * u(g, b, 0.5, 2).view(b, 1, 1)
+    width = u(g, b, 0.03, 0.15).view(b, 1, 1)
+    vein = torch.exp(-((torch.sin(bend) / width) ** 2))
+    ink = u(g, b, -0.7, 0.4).view(b, 1, 1) * (torch.rand(b, generator=g) < 0.35).view(b, 1, 1)
+    x = x * (1 + ink * vein).unsqueeze(1)
+    x = x + torch.randn(b, 3, size, size, generator=g) * u(g, b, 0, 0.05).view(b, 1, 1, 1)
+    return x.clamp(0, 1)
+
+
+def paste_on(
+    x: torch.Tensor, mask: torch.Tensor, top: torch.Tensor, g: torch.Generator
+) -> torch.Tensor:
+    """The tiles of ``x`` (where ``mask`` is 1) on the table top ``top``, each casting a soft
+    shadow a few pixels to one side."""
+    b = x.shape[0]
+    shadow = gaussian_blur(mask, float(u(g, 1, 1.0, 3.0)))
+    dx, dy = (int(v) for v in torch.randint(-3, 4, (2,), generator=g))
+    shadow = torch.roll(shadow, shifts=(dy, dx), dims=(2, 3))
+    top = top * (1 - u(g, b, 0, 0.6).view(b, 1, 1, 1) * shadow)
+    return mask * x + (1 - mask) * top

@@ -12,8 +12,10 @@ What it does:
    session instead; ``--all`` trains on everything.
 2. ``finder``: a CenterNet-style tile finder (``models.Finder``), trained on 320×320 views of
    the photos made by random homographies (scale so tiles are 12..150 px, any rotation,
-   perspective tilt) and random light / blur / noise; loss = focal loss on the centre
-   heatmap + L1 on log box size and centre offset.
+   perspective tilt) and random light / blur / noise; with ``--new-tops`` a share of the
+   views have their tiles pasted on a made-up table top (an experiment, not the shipped
+   recipe: REPORT.md); loss = focal loss on the centre heatmap + L1 on log box size, centre
+   offset and up axis.
 3. ``reader``: a crop classifier (``models.Reader``) of value (1..13, joker, not-a-tile) and
    ink colour (black, red, blue, orange), trained on square crops around each tile made the
    way the runtime makes them (box side × 1.15, jittered like the finder's boxes), turned by
@@ -42,12 +44,20 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
-from PIL import Image
+from PIL import Image, ImageDraw
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from augment import apply_h, photometric, rotate_ink_hue, u, warp_homography  # noqa: E402
+from augment import (  # noqa: E402
+    apply_h,
+    paste_on,
+    photometric,
+    rotate_ink_hue,
+    table_tops,
+    u,
+    warp_homography,
+)
 from data import Photo, load, value_colour  # noqa: E402
 from models import CROP, Finder, Reader  # noqa: E402
 
@@ -89,6 +99,23 @@ def load_images(photos: list[Photo], size: int = 640) -> torch.Tensor:
 
 def polys_px(p: Photo, size: int = 640) -> list[np.ndarray]:
     return [np.array(t.poly, np.float64) * size for t in p.tiles]
+
+
+def tile_masks(
+    polys: list[list[np.ndarray]], size: int | tuple[int, int] = 640, grow: float = 1.08
+) -> torch.Tensor:
+    """N×1×H×W uint8 masks, 255 on each labelled tile (its outline grown a little about its
+    centre, so the tile's edge stays with it when it is pasted on another table top)."""
+    w, h = (size, size) if isinstance(size, int) else size
+    arr = np.zeros((len(polys), 1, h, w), np.uint8)
+    for i, ps in enumerate(polys):
+        im = Image.new("L", (w, h), 0)
+        draw = ImageDraw.Draw(im)
+        for q in ps:
+            c = q.mean(axis=0)
+            draw.polygon([(float(x), float(y)) for x, y in c + (q - c) * grow], fill=255)
+        arr[i, 0] = np.asarray(im)
+    return torch.from_numpy(arr)
 
 
 class EMA:
@@ -151,15 +178,18 @@ Rect = tuple[np.ndarray, float, float, float]
 
 def finder_batch(
     imgs: torch.Tensor,
+    masks: torch.Tensor,
     polys: list[list[np.ndarray]],
     rect_list: list[list[Rect]],
     bsz: int,
     g: torch.Generator,
     rng: np.random.Generator,
+    new_tops: float = 0.0,
 ) -> tuple[torch.Tensor, ...]:
     """A batch of warped views with the finder's targets at 1/STRIDE resolution: centre
     heatmap, log size (along and across the tile's up axis), sub-cell offset, up axis as
-    (cos 2φ, sin 2φ), and a mask of cells to ignore (tiles mostly outside the view)."""
+    (cos 2φ, sin 2φ), and a mask of cells to ignore (tiles mostly outside the view). A
+    ``new_tops`` share of the views has its tiles pasted on a made-up table top."""
     out, grid = FINDER_OUT, FINDER_OUT // STRIDE
     idx = rng.integers(0, len(polys), bsz)
     hs = np.zeros((bsz, 3, 3))
@@ -244,8 +274,18 @@ def finder_batch(
             off_t[b, :, iy, ix] = (gx - ix, gy - iy)
             ori_t[b, :, iy, ix] = (math.cos(2 * phi), math.sin(2 * phi))
             ori_w[b, 0, iy, ix] = 1.0
-    src = imgs[torch.from_numpy(idx)].float() / 255
-    x = warp_homography(src, torch.from_numpy(hs).float(), out)
+    pick = torch.from_numpy(idx)
+    src = torch.cat([imgs[pick], masks[pick]], dim=1).float() / 255
+    warped = warp_homography(src, torch.from_numpy(hs).float(), out)
+    x, on_tile = warped[:, :3], warped[:, 3:]
+    pasted = (
+        torch.from_numpy(rng.random(bsz) < new_tops)
+        if new_tops
+        else torch.zeros(bsz, dtype=torch.bool)
+    )
+    if bool(pasted.any()):
+        n = int(pasted.sum())
+        x[pasted] = paste_on(x[pasted], on_tile[pasted], table_tops(n, out, g), g)
     x = photometric(x, g)
     return (
         x,
@@ -284,23 +324,32 @@ def train_finder(train: list[Photo], val: list[Photo], args: argparse.Namespace)
     rng = np.random.default_rng(args.seed)
     imgs = load_images(train)
     polys = [polys_px(p) for p in train]
+    masks = tile_masks(polys)
     rects = [[tile_rect(q) for q in ps] for ps in polys]
     vimgs = load_images(val) if val else None
     vpolys = [polys_px(p) for p in val]
+    vmasks = tile_masks(vpolys)
     vrects = [[tile_rect(q) for q in ps] for ps in vpolys]
     model = Finder()
     ema = EMA(model, 0.995)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     vg = torch.Generator().manual_seed(1)
     vrng = np.random.default_rng(1)
-    vbatches = [finder_batch(vimgs, vpolys, vrects, 16, vg, vrng) for _ in range(6)] if val else []
+    vbatches = (
+        [finder_batch(vimgs, vmasks, vpolys, vrects, 16, vg, vrng) for _ in range(6)] if val else []
+    )
     t0 = time.time()
     for step in range(args.finder_steps):
         for pg in opt.param_groups:
             pg["lr"] = schedule(step, args.finder_steps, args.lr)
         model.train()
-        loss = finder_loss(model, finder_batch(imgs, polys, rects, args.finder_batch, g, rng))
+        batch = finder_batch(imgs, masks, polys, rects, args.finder_batch, g, rng, args.new_tops)
+        stats = {k: v.clone() for k, v in model.named_buffers()}
+        loss = finder_loss(model, batch)
         if not torch.isfinite(loss):
+            # undo the forward's batch-norm statistics too: one NaN there poisons every export
+            for k, v in model.named_buffers():
+                v.copy_(stats[k])
             log(f"finder step {step}: loss not finite, step skipped")
             continue
         opt.zero_grad()
@@ -351,22 +400,27 @@ def make_patches(
     """Square patches around every tile (PATCH_SPAN × its long side, axis-aligned, centred on
     its outline's smallest rectangle) and around some places with no tile: the background,
     between two tiles side by side, the edge of a tile; each with its value, colour and the
-    angle of the tile's long axis (random for no tile)."""
+    angle of the tile's long axis (random for no tile). A patch has a fourth channel: the
+    labelled tiles' mask (``tile_masks``), for pasting it on another table top."""
     patches, values, colours, angles = [], [], [], []
 
-    def cut(im: Image.Image, c: np.ndarray, side: float) -> np.ndarray:
+    def cut(rgb: Image.Image, mask: Image.Image, c: np.ndarray, side: float) -> np.ndarray:
         half = side * PATCH_SPAN / 2
-        box = (c[0] - half, c[1] - half, c[0] + half, c[1] + half)
-        # crop, then resize: Pillow's resize filters a reduction (transform does not)
-        region = im.crop(tuple(round(v) for v in box))
-        return np.asarray(region.resize((PATCH, PATCH), Image.BILINEAR))
+        box = tuple(round(v) for v in (c[0] - half, c[1] - half, c[0] + half, c[1] + half))
+        # crop, then resize: Pillow's resize filters a reduction (transform does not); the
+        # mask apart, as Pillow resizes RGBA premultiplied (the colour under a 0 mask is kept)
+        colour = rgb.crop(box).resize((PATCH, PATCH), Image.BILINEAR)
+        on_tile = mask.crop(box).resize((PATCH, PATCH), Image.BILINEAR)
+        return np.concatenate([np.asarray(colour), np.asarray(on_tile)[..., None]], axis=-1)
 
     for p in photos:
-        im = Image.open(p.path).convert("RGB")
-        w, h = im.size
+        rgb = Image.open(p.path).convert("RGB")
+        w, h = rgb.size
+        masks = tile_masks([[np.array(t.poly) * (w, h) for t in p.tiles]], size=(w, h))
+        mask = Image.fromarray(masks[0, 0].numpy())
         rects = [tile_rect(np.array(t.poly) * (w, h)) for t in p.tiles]
         for t, (c, long_side, _, phi) in zip(p.tiles, rects, strict=True):
-            patches.append(cut(im, c, long_side))
+            patches.append(cut(rgb, mask, c, long_side))
             v, k = value_colour(t.tile)
             values.append(v)
             colours.append(k)
@@ -400,7 +454,7 @@ def make_patches(
             if far:
                 picked.append((c, side))
         for c, side in picked:
-            patches.append(cut(im, c, side))
+            patches.append(cut(rgb, mask, c, side))
             values.append(14)
             colours.append(-1)
             angles.append(rng.uniform(0, math.pi))
@@ -417,9 +471,11 @@ def reader_batch(
     g: torch.Generator,
     rng: np.random.Generator,
     augment: bool = True,
+    new_tops: float = 0.0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Crops as the runtime cuts them: CROP_MARGIN × the tile's long side, turned so the
-    long axis is upright, either way up; jittered as the finder's boxes and angles are."""
+    long axis is upright, either way up; jittered as the finder's boxes and angles are. A
+    ``new_tops`` share of them has its tiles pasted on a made-up table top."""
     b = len(idx)
     theta = np.zeros((b, 2, 3), np.float32)
     long_px = PATCH / PATCH_SPAN
@@ -443,9 +499,18 @@ def reader_batch(
         theta[k, :, 2] = shift / (PATCH / 2)
     src = patches[torch.from_numpy(idx)].float() / 255
     grid = F.affine_grid(torch.from_numpy(theta), [b, 3, CROP, CROP], align_corners=False)
-    x = F.grid_sample(src, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+    warped = F.grid_sample(src, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+    x, on_tile = warped[:, :3], warped[:, 3:]
     col = torch.from_numpy(colours[idx]).long()
     if augment:
+        pasted = (
+            torch.from_numpy(rng.random(b) < new_tops)
+            if new_tops
+            else torch.zeros(b, dtype=torch.bool)
+        )
+        if bool(pasted.any()):
+            n = int(pasted.sum())
+            x[pasted] = paste_on(x[pasted], on_tile[pasted], table_tops(n, CROP, g), g)
         green = (col == 3) & (torch.rand(b, generator=g) < 0.25)
         if green.any():
             n = int(green.sum())
@@ -486,7 +551,9 @@ def train_reader(train: list[Photo], val: list[Photo], args: argparse.Namespace)
             pg["lr"] = schedule(step, args.reader_steps, args.lr)
         model.train()
         idx = rng.integers(0, len(values), args.reader_batch)
-        x, v, c = reader_batch(patches, values, colours, angles, idx, g, rng)
+        x, v, c = reader_batch(
+            patches, values, colours, angles, idx, g, rng, new_tops=args.new_tops
+        )
         lv, lc = model(x)
         loss = F.cross_entropy(lv, v, label_smoothing=0.05) + F.cross_entropy(
             lc, c, ignore_index=-1, label_smoothing=0.05
@@ -545,6 +612,13 @@ def main() -> None:
     ap.add_argument("--reader-steps", type=int, default=6000)
     ap.add_argument("--reader-batch", type=int, default=96)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument(
+        "--new-tops",
+        type=float,
+        default=0.0,
+        help="share of the finder's views and the reader's crops whose tiles are pasted on a "
+        "made-up table top",
+    )
     ap.add_argument(
         "--export-every",
         type=int,
