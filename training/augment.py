@@ -161,3 +161,22 @@ def paste_on(
     shadow = torch.roll(shadow, shifts=(dy, dx), dims=(2, 3))
     top = top * (1 - u(g, b, 0, 0.6).view(b, 1, 1, 1) * shadow)
     return mask * x + (1 - mask) * top
+
+
+def paste_some(
+    x: torch.Tensor,
+    on_tile: torch.Tensor,
+    share: float,
+    g: torch.Generator,
+    rng: np.random.Generator,
+) -> torch.Tensor:
+    """``x`` with the tiles of a ``share`` of its images (``on_tile`` their masks) pasted on
+    made-up table tops; with a share of 0 it draws nothing, so a run without it is the same."""
+    if not share:
+        return x
+    pasted = torch.from_numpy(rng.random(len(x)) < share)
+    if bool(pasted.any()):
+        tops = table_tops(int(pasted.sum()), x.shape[-1], g)
+        x = x.clone()
+        x[pasted] = paste_on(x[pasted], on_tile[pasted], tops, g)
+    return x

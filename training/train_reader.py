@@ -51,10 +51,9 @@ sys.path.insert(0, str(HERE))
 
 from augment import (  # noqa: E402
     apply_h,
-    paste_on,
+    paste_some,
     photometric,
     rotate_ink_hue,
-    table_tops,
     u,
     warp_homography,
 )
@@ -278,15 +277,7 @@ def finder_batch(
     src = torch.cat([imgs[pick], masks[pick]], dim=1).float() / 255
     warped = warp_homography(src, torch.from_numpy(hs).float(), out)
     x, on_tile = warped[:, :3], warped[:, 3:]
-    pasted = (
-        torch.from_numpy(rng.random(bsz) < new_tops)
-        if new_tops
-        else torch.zeros(bsz, dtype=torch.bool)
-    )
-    if bool(pasted.any()):
-        n = int(pasted.sum())
-        x[pasted] = paste_on(x[pasted], on_tile[pasted], table_tops(n, out, g), g)
-    x = photometric(x, g)
+    x = photometric(paste_some(x, on_tile, new_tops, g, rng), g)
     return (
         x,
         torch.from_numpy(heat),
@@ -503,14 +494,7 @@ def reader_batch(
     x, on_tile = warped[:, :3], warped[:, 3:]
     col = torch.from_numpy(colours[idx]).long()
     if augment:
-        pasted = (
-            torch.from_numpy(rng.random(b) < new_tops)
-            if new_tops
-            else torch.zeros(b, dtype=torch.bool)
-        )
-        if bool(pasted.any()):
-            n = int(pasted.sum())
-            x[pasted] = paste_on(x[pasted], on_tile[pasted], table_tops(n, CROP, g), g)
+        x = paste_some(x, on_tile, new_tops, g, rng)
         green = (col == 3) & (torch.rand(b, generator=g) < 0.25)
         if green.any():
             n = int(green.sum())
