@@ -399,7 +399,8 @@ def make_patches(
         half = side * PATCH_SPAN / 2
         box = tuple(round(v) for v in (c[0] - half, c[1] - half, c[0] + half, c[1] + half))
         # crop, then resize: Pillow's resize filters a reduction (transform does not); the
-        # mask apart, as Pillow resizes RGBA premultiplied (the colour under a 0 mask is kept)
+        # mask apart, as Pillow resizes RGBA premultiplied and would blacken the colour
+        # wherever the mask is 0
         colour = rgb.crop(box).resize((PATCH, PATCH), Image.BILINEAR)
         on_tile = mask.crop(box).resize((PATCH, PATCH), Image.BILINEAR)
         return np.concatenate([np.asarray(colour), np.asarray(on_tile)[..., None]], axis=-1)
